@@ -1,0 +1,18 @@
+// The book record, declared once: the plain schema every field, the markings for agents.
+import Type from 'typebox'
+import { choices, declareRecord, defineFormatter, Decimal, formatted, handle, hidden, label, Nullable, timestamp } from '../../src/declare/index.js'
+
+export const euros = defineFormatter({
+  render: (amount) => `EUR ${String(amount)}`,
+  produces: 'string',
+  schema: { examples: ['EUR 9.99'] }
+})
+
+export const Book = declareRecord('Book', Type.Object({
+  id: handle(Type.Integer({ description: 'The book\'s identifier.' })),
+  title: label(Type.String({ description: 'The title.' })),
+  status: choices({ draft: 'Draft', published: 'Published' }, { description: 'Where the book is in its life.' }),
+  price: formatted(Decimal({ description: 'The price in euros.' }), euros),
+  published_on: timestamp(Nullable(Type.String({ format: 'date', description: 'The day the book came out, if it has.' })), { format: 'dd LLLL yyyy' }),
+  author_id: hidden(Type.Integer({ description: 'The author\'s identifier.' }))
+}, { description: 'A book in the catalogue.' }))

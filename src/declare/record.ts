@@ -1,0 +1,70 @@
+// A record declaration: the item schema (fields with their markings) and the actions each row
+// affords. Declared once; mounted as many times as routes need it.
+import Type, { type Static, type TObject, type TProperties, type TSchema } from 'typebox'
+
+/** Each affordance answers per row: available, or not with a machine code and a human reason. */
+export type Availability = { available: true } | { available: false, code: string, reason: string }
+
+export interface Affordance<Row> {
+  readonly description: string
+  /** `true` when the action is available on `row`, otherwise why not. */
+  readonly when: (row: Row) => true | { code: string, reason: string }
+}
+
+export interface RecordDeclaration<Row = Record<string, unknown>> {
+  /** A component name for the plain item (`Book`); the agent item is `<name>ForAgents`. */
+  readonly name: string
+  /** The plain item schema as served, `affordances` included when the record declares any. */
+  readonly schema: TObject
+  /** Row -> the presented record: its JSON values, plus the answer of every affordance. */
+  readonly present: (row: Row) => Record<string, unknown>
+}
+
+export const AvailabilitySchema = Type.Union([
+  Type.Object({ available: Type.Literal(true) }, { additionalProperties: false }),
+  Type.Object({
+    available: Type.Literal(false),
+    code: Type.String({ description: 'A stable machine-readable reason.' }),
+    reason: Type.String({ description: 'Why the action is unavailable, for a human.' })
+  }, { additionalProperties: false })
+], { description: 'Whether the action is available on this record, and if not, why.' })
+
+/** Declares a record. The row type is the schema's static type. */
+export function declareRecord<P extends TProperties> (
+  name: string,
+  schema: TObject<P>,
+  affordances: Readonly<Record<string, Affordance<Static<TObject<P>>>>> = {}
+): RecordDeclaration<Static<TObject<P>>> {
+  const actions = Object.entries(affordances)
+  if (actions.length === 0) return Object.freeze({ name, schema, present: identity })
+  const { properties, ...annotations } = schema as TObject<P> & Record<string, unknown>
+  const affordanceSchemas: Record<string, TSchema> = {}
+  for (const [action, affordance] of actions) affordanceSchemas[action] = { ...AvailabilitySchema, description: affordance.description }
+  const full = Type.Object(
+    { ...properties, affordances: Type.Object(affordanceSchemas, { description: 'What can be done with this record.' }) },
+    pickAnnotations(annotations)
+  )
+  return Object.freeze({
+    name,
+    schema: full,
+    present: (row: Static<TObject<P>>): Record<string, unknown> => ({ ...(row as object), affordances: answer(row, actions) })
+  })
+}
+
+function answer<Row> (row: Row, actions: ReadonlyArray<[string, Affordance<Row>]>): Record<string, Availability> {
+  const answers: Record<string, Availability> = {}
+  for (const [action, affordance] of actions) {
+    const verdict = affordance.when(row)
+    answers[action] = verdict === true ? { available: true } : { available: false, code: verdict.code, reason: verdict.reason }
+  }
+  return answers
+}
+
+function pickAnnotations (schema: Record<string, unknown>): Record<string, unknown> {
+  const { type: _type, required: _required, ...annotations } = schema
+  return annotations
+}
+
+function identity<T> (row: T): Record<string, unknown> {
+  return row as Record<string, unknown>
+}

@@ -1,0 +1,15 @@
+// Schemas for values the stores present as JSON strings, and nullability stated in the type list
+// (`"type": ["string", "null"]`), the form the restating rules read.
+import Type, { type TSchema, type TUnsafe, type Static } from 'typebox'
+
+/** A decimal presented as its string, so no precision is lost on the way to JSON. */
+export function Decimal (options: { description?: string } = {}): TUnsafe<string> {
+  return Type.Unsafe<string>({ type: 'string', format: 'decimal', ...options })
+}
+
+/** `schema` with `null` added to its stated type. */
+export function Nullable<S extends TSchema> (schema: S): TUnsafe<Static<S> | null> {
+  const { type } = schema as { type?: unknown }
+  if (typeof type !== 'string') throw new TypeError('Nullable needs a schema that states a single type.')
+  return Type.Unsafe<Static<S> | null>({ ...schema, type: [type, 'null'] })
+}

@@ -1,0 +1,51 @@
+// The payload side: shapes a presented value (a record or a list of them) for an agent.
+import type { FieldAction, Projection } from './build.js'
+
+type Row = Readonly<Record<string, unknown>>
+
+/**
+ * Projects a presented record, or each record of a list. Returns `value` itself for an empty
+ * projection; otherwise builds new objects and never touches the input, at any depth.
+ */
+export function projectPayload (value: unknown, projection: Projection): unknown {
+  if (projection.isEmpty) return value
+  return Array.isArray(value) ? value.map((row) => projectRecord(row, projection)) : projectRecord(value, projection)
+}
+
+function projectRecord (value: unknown, projection: Projection): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value
+  const row = value as Row
+  const out: Record<string, unknown> = {}
+  for (const key in row) {
+    const field = projection.fields.get(key)
+    if (field === undefined) out[key] = row[key]
+    else if (field.action !== 'hide') out[key] = projectField(row[key], field)
+  }
+  return out
+}
+
+function projectField (value: unknown, field: Exclude<FieldAction, { action: 'hide' }>): unknown {
+  if (value === null || value === undefined) {
+    // A null is never formatted nor walked; it is spoken only when the choices give it a display.
+    return field.action === 'speak' && !field.each ? speak(value, field.displays) : value
+  }
+  switch (field.action) {
+    case 'keep':
+      return value
+    case 'format':
+      return field.formatter.render(value)
+    case 'nest':
+      return field.each && Array.isArray(value)
+        ? value.map((item) => projectRecord(item, field.projection))
+        : projectRecord(value, field.projection)
+    case 'speak':
+      return field.each && Array.isArray(value)
+        ? value.map((item) => speak(item, field.displays))
+        : speak(value, field.displays)
+  }
+}
+
+function speak (value: unknown, displays: ReadonlyMap<unknown, string>): unknown {
+  const display = displays.get(value)
+  return display === undefined ? value : display
+}

@@ -1,0 +1,74 @@
+// The schema side: describes what the payload side serves, reading the same projection, so the
+// two cannot diverge. Every change here mirrors one in payload.ts.
+import { admitsNull } from '../json-types.js'
+import type { FieldAction, Projection } from './build.js'
+import { isArraySchema, isObjectSchema, type JsonSchema } from './json-schema.js'
+import { restateChoices } from './restate.js'
+
+export interface AnnotateOptions {
+  /** The transport's sentence for a handle whose marking declares no description. */
+  handleDescription?: string
+}
+
+/**
+ * Applies a projection to an item schema, or to an array schema of items. Null in, null out; an
+ * empty projection or a schema without properties comes back as the same object; the input is
+ * never modified.
+ */
+export function annotateSchema<S extends JsonSchema | null> (schema: S, projection: Projection, options: AnnotateOptions = {}): S {
+  if (schema === null || projection.isEmpty) return schema
+  if (isArraySchema(schema)) return { ...schema, items: annotateRecord(schema.items, projection, options) }
+  return annotateRecord(schema, projection, options) as S
+}
+
+function annotateRecord (schema: JsonSchema, projection: Projection, options: AnnotateOptions): JsonSchema {
+  if (!isObjectSchema(schema)) return schema
+  const properties: Record<string, JsonSchema> = {}
+  for (const [key, field] of Object.entries(schema.properties)) {
+    const action = projection.fields.get(key)
+    if (action === undefined) properties[key] = field
+    else if (action.action !== 'hide') properties[key] = annotateField(field, action, options)
+  }
+  const { required: _required, ...rest } = schema
+  const required = schema.required?.filter((key) => Object.hasOwn(properties, key))
+  return required === undefined || required.length === 0 ? { ...rest, properties } : { ...rest, properties, required }
+}
+
+function annotateField (field: JsonSchema, action: Exclude<FieldAction, { action: 'hide' }>, options: AnnotateOptions): JsonSchema {
+  switch (action.action) {
+    case 'keep':
+      return describe(field, action.description ?? (action.handle ? options.handleDescription : undefined))
+    case 'format':
+      return describe(formattedSchema(field, action), action.description)
+    case 'nest':
+      return describe(
+        action.each && isArraySchema(field)
+          ? { ...field, items: annotateRecord(field.items, action.projection, options) }
+          : annotateRecord(field, action.projection, options),
+        action.description
+      )
+    case 'speak':
+      return describe(spokenSchema(field, action), action.description)
+  }
+}
+
+/** Only the field's title and description survive a formatter; the type is what it produces. */
+function formattedSchema (field: JsonSchema, action: Extract<FieldAction, { action: 'format' }>): JsonSchema {
+  const kept: Record<string, unknown> = {}
+  if (field.title !== undefined) kept.title = field.title
+  if (field.description !== undefined) kept.description = field.description
+  const { produces } = action.formatter
+  return { ...kept, ...action.formatter.schema, type: admitsNull(field.type) ? [produces, 'null'] : produces }
+}
+
+function spokenSchema (field: JsonSchema, action: Extract<FieldAction, { action: 'speak' }>): JsonSchema {
+  if (!(action.each && isArraySchema(field))) return restateChoices(field, action.displays).schema
+  const { schema: items, shrank } = restateChoices(field.items, action.displays)
+  if (!shrank) return { ...field, items }
+  const { uniqueItems: _uniqueItems, ...rest } = field
+  return { ...rest, items }
+}
+
+function describe (field: JsonSchema, description: string | undefined): JsonSchema {
+  return description === undefined ? field : { ...field, description }
+}

@@ -1,0 +1,50 @@
+// Every use of luxon lives here: pure functions, "now" is always a parameter.
+import { DateTime, IANAZone } from 'luxon'
+
+/** Month names and AM/PM are English whatever the machine's locale. */
+const LOCALE = 'en-US'
+
+/** ISO 8601 date or date-time, as stored or presented: `2026-01-31`, `2026-01-31T13:05:09Z`. */
+const ISO_SHAPE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/
+
+/** The moment every timestamp example is rendered from: day 31 and hour 14 are unambiguous. */
+export const EXAMPLE_MOMENT = { year: 2026, month: 1, day: 31, hour: 14, minute: 5, second: 9 } as const
+
+export class InvalidDateError extends Error {
+  constructor (readonly value: string, reason: string) {
+    super(`Not a real date-time: ${JSON.stringify(value)} (${reason}).`)
+    this.name = 'InvalidDateError'
+  }
+}
+
+/** True when `zone` names an IANA time zone luxon can use. */
+export function isTimeZone (zone: string): boolean {
+  return IANAZone.isValidZone(zone)
+}
+
+/**
+ * Renders a date-time in `zone` with luxon format tokens. A string with an offset (or `Z`) and a
+ * `Date` are instants; a string without one is wall time in `zone`; a bare date is midnight there,
+ * so it never shifts day. Anything that is not a date-time is returned as it is; an impossible
+ * date (`2026-02-30`) throws, because serving garbage silently is worse than failing.
+ */
+export function formatDateTime (value: unknown, format: string, zone: string): unknown {
+  const moment = toDateTime(value, zone)
+  return moment === undefined ? value : moment.setLocale(LOCALE).toFormat(format)
+}
+
+/** The example a timestamp's schema shows: the fixed moment, in `zone`, in `format`. */
+export function formatExample (format: string, zone: string): string {
+  return DateTime.fromObject(EXAMPLE_MOMENT, { zone, locale: LOCALE }).toFormat(format)
+}
+
+function toDateTime (value: unknown, zone: string): DateTime | undefined {
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw new InvalidDateError(String(value), 'invalid Date')
+    return DateTime.fromJSDate(value, { zone })
+  }
+  if (typeof value !== 'string' || !ISO_SHAPE.test(value)) return undefined
+  const parsed = DateTime.fromISO(value, { zone, setZone: false })
+  if (!parsed.isValid) throw new InvalidDateError(value, parsed.invalidExplanation ?? parsed.invalidReason ?? 'invalid')
+  return parsed
+}
