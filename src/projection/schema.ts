@@ -15,10 +15,12 @@ export interface AnnotateOptions {
  * empty projection or a schema without properties comes back as the same object; the input is
  * never modified.
  */
-export function annotateSchema<S extends JsonSchema | null> (schema: S, projection: Projection, options: AnnotateOptions = {}): S {
-  if (schema === null || projection.isEmpty) return schema
+export function annotateSchema (schema: object, projection: Projection, options?: AnnotateOptions): JsonSchema
+export function annotateSchema (schema: object | null, projection: Projection, options?: AnnotateOptions): JsonSchema | null
+export function annotateSchema (schema: object | null, projection: Projection, options: AnnotateOptions = {}): JsonSchema | null {
+  if (schema === null || projection.isEmpty) return schema as JsonSchema | null
   if (isArraySchema(schema)) return { ...schema, items: annotateRecord(schema.items, projection, options) }
-  return annotateRecord(schema, projection, options) as S
+  return annotateRecord(schema as JsonSchema, projection, options)
 }
 
 function annotateRecord (schema: JsonSchema, projection: Projection, options: AnnotateOptions): JsonSchema {
