@@ -1,0 +1,101 @@
+// Which reader is this? For routes that declare their variants, the audience header decides, else
+// Accept is negotiated; request.audience carries the answer and Vary tells caches what it hung on.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import Negotiator from 'negotiator'
+import vary from 'vary'
+import { AUDIENCE_HEADER, AUDIENCES, type Audience, type Variants } from '../src/audience.js'
+import { NotAcceptableError, UnknownAudienceError } from '../src/errors.js'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who reads this response; `plain` unless the route is negotiated and the client said otherwise. */
+    audience: Audience
+  }
+  interface FastifyContextConfig {
+    /** The media type each audience is served in. Routes without it are not negotiated. */
+    variants?: Variants
+  }
+}
+
+export interface AudienceOptions {
+  /** The header an agent names itself with. Default `x-audience`. */
+  header?: string
+}
+
+async function audience (app: FastifyInstance, options: AudienceOptions): Promise<void> {
+  const header = (options.header ?? AUDIENCE_HEADER).toLowerCase()
+  const varyFields = ['Accept', displayName(header)]
+
+  app.decorateRequest('audience', 'plain')
+
+  app.addHook('onRequest', async function resolveAudience (request: FastifyRequest) {
+    const variants = request.routeOptions.config.variants
+    if (variants === undefined) return
+    const named = request.headers[header]
+    request.audience = named === undefined
+      ? negotiate(request.headers.accept, variants)
+      : audienceNamed([named].flat().join(', '), header)
+  })
+
+  // At onSend, errors included, so the header holds whatever another plugin set before or after.
+  app.addHook('onSend', async function addVary (request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+    if (request.routeOptions.config.variants !== undefined) {
+      reply.header('vary', vary.append(headerText(reply.getHeader('vary')), varyFields))
+    }
+    return payload
+  })
+}
+
+export default fp(audience, { name: 'audience' })
+
+function audienceNamed (value: string, header: string): Audience {
+  if (value.trim().toLowerCase() === 'agent') return 'agent'
+  throw new UnknownAudienceError(
+    `Unknown audience ${JSON.stringify(value)} in the ${displayName(header)} header. Known audiences: ` +
+    `${AUDIENCES.join(', ')}. Send "${displayName(header)}: agent" for the agent variant, or omit the header for plain.`
+  )
+}
+
+/**
+ * Accept against the route's two media types, q-values honoured. Parameters other than q are
+ * dropped first: `application/json; charset=utf-8` still asks for `application/json`.
+ */
+function negotiate (accept: string | undefined, variants: Variants): Audience {
+  if (accept === undefined || accept.trim() === '') return 'plain'
+  const entries = segments(accept, ENTRIES).map(withoutParameters)
+  const offered = [variants.plain, variants.agent]
+  const preferred = new Negotiator({ headers: { accept: entries.join(',') } }).mediaType(offered)
+  if (preferred === undefined) {
+    throw new NotAcceptableError(
+      `None of the media types in Accept is on offer. On offer: ${offered.join(', ')}.`
+    )
+  }
+  // Negotiator breaks a tie (equal q and specificity) by header order, then by offer order. Asked
+  // again with both reversed, it answers differently exactly when there was a tie: then plain.
+  const reversed = new Negotiator({ headers: { accept: entries.toReversed().join(',') } }).mediaType(offered.toReversed())
+  return preferred === reversed && preferred === variants.agent ? 'agent' : 'plain'
+}
+
+/** One Accept entry or parameter: anything up to the separator, quoted strings kept whole. */
+const ENTRIES = /(?:[^,"]|"(?:\\.|[^"\\])*")+/g
+const PARAMETERS = /(?:[^;"]|"(?:\\.|[^"\\])*")+/g
+const WEIGHT = /^\s*q\s*=/i
+
+function withoutParameters (entry: string): string {
+  const [type, ...parameters] = segments(entry, PARAMETERS)
+  return [type, ...parameters.filter((parameter) => WEIGHT.test(parameter))].join(';')
+}
+
+function segments (text: string, pattern: RegExp): string[] {
+  return Array.from(text.matchAll(pattern), (match) => match[0])
+}
+
+function headerText (value: string | number | string[] | undefined): string {
+  return value === undefined ? '' : [value].flat().join(', ')
+}
+
+/** `x-audience` -> `X-Audience`, as the header is written in Vary and in messages. */
+function displayName (header: string): string {
+  return header.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase())
+}

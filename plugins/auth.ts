@@ -1,0 +1,78 @@
+// Who is calling, and may they? Bearer keys, compared in constant time, then the route's
+// permission checks. Without configured keys one is generated and logged once, never again.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { ForbiddenError, UnauthorizedError } from '../src/errors.js'
+import { needsPrincipal, type Permission, type Principal } from '../src/permissions.js'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller's key fingerprint, on routes whose checks ask for credentials. */
+    principal: Principal | undefined
+  }
+  interface FastifyContextConfig {
+    /** Every check must allow the caller. Routes without it are left alone here. */
+    permissions?: readonly Permission[]
+  }
+}
+
+export interface AuthOptions {
+  /** The accepted bearer keys (`API_KEYS`). Empty: one is generated for this run and logged. */
+  keys: readonly string[]
+}
+
+const CHALLENGE = 'Bearer realm="audience-gateway"'
+const BEARER = /^\s*bearer +(\S+)\s*$/i
+
+async function auth (app: FastifyInstance, options: AuthOptions): Promise<void> {
+  if (options.keys.some((key) => !/^\S+$/.test(key))) {
+    throw new Error('API_KEYS: every key must be non-empty and free of whitespace.')
+  }
+  const keys = options.keys.length > 0 ? options.keys : [generateKey(app)]
+  const digests = keys.map(sha256)
+
+  app.decorateRequest('principal', undefined)
+
+  app.addHook('onRequest', async function authorize (request: FastifyRequest) {
+    const permissions = request.routeOptions.config.permissions
+    if (permissions === undefined) return
+    if (needsPrincipal(permissions)) request.principal = authenticate(request.headers.authorization, digests)
+    const refusing = permissions.find((permission) => !permission.allows(request.principal))
+    if (refusing !== undefined) {
+      throw new ForbiddenError(`This key may not call this route: the "${refusing.name}" check refuses it.`)
+    }
+  })
+}
+
+export default fp(auth, { name: 'auth', dependencies: ['audience'] })
+
+function generateKey (app: FastifyInstance): string {
+  const key = randomBytes(32).toString('base64url')
+  app.log.warn({ generatedKey: key }, 'API_KEYS is unset: generated a bearer key for this run; set API_KEYS (comma-separated keys) to choose your own')
+  return key
+}
+
+/** The caller behind `authorization`, checked against every key without stopping at a match. */
+function authenticate (authorization: string | undefined, digests: readonly Buffer[]): Principal {
+  const match = BEARER.exec(authorization ?? '')
+  if (match === null) {
+    throw withChallenge(new UnauthorizedError(authorization === undefined
+      ? 'This route needs a key: send "Authorization: Bearer <key>".'
+      : 'The Authorization header is malformed: send "Authorization: Bearer <key>".'), CHALLENGE)
+  }
+  const presented = sha256(match[1])
+  const known = digests.reduce((found, digest) => timingSafeEqual(digest, presented) || found, false)
+  if (!known) {
+    throw withChallenge(new UnauthorizedError('The bearer key is not valid: send one of the configured keys (API_KEYS).'), `${CHALLENGE}, error="invalid_token"`)
+  }
+  return { keyId: presented.toString('hex').slice(0, 12) }
+}
+
+function withChallenge (error: Error, challenge: string): Error {
+  return Object.assign(error, { headers: { 'WWW-Authenticate': challenge } })
+}
+
+function sha256 (text: string): Buffer {
+  return createHash('sha256').update(text).digest()
+}

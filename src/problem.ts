@@ -1,0 +1,121 @@
+// What any thrown error becomes on the wire: an RFC 9457 problem. Pure, so every transport (HTTP
+// here, MCP later) tells a client the same thing about the same failure.
+import { STATUS_CODES } from 'node:http'
+import Type, { type Static } from 'typebox'
+import { invalidArguments, PROBLEM_TITLES, type ArgumentErrors } from './errors.js'
+
+export const Problem = Type.Object({
+  type: Type.String({
+    format: 'uri',
+    description: 'What kind of problem: a URN of this gateway (`urn:audience-gateway:problem:<kind>`), or `about:blank` when the HTTP status says it all.'
+  }),
+  title: Type.String({ description: 'A short summary of the kind of problem, the same for every occurrence.' }),
+  status: Type.Integer({ minimum: 400, maximum: 599, description: 'The HTTP status code of this response.' }),
+  detail: Type.String({ description: 'What went wrong with this request and, for a client error, how to fix it.' }),
+  errors: Type.Optional(Type.Object({}, {
+    additionalProperties: Type.Array(Type.String()),
+    description: 'For invalid input: each offending argument, with what is wrong with it.'
+  }))
+}, { description: 'An RFC 9457 problem: why the request failed.' })
+
+export type Problem = Static<typeof Problem> & { errors?: ArgumentErrors }
+
+export interface ProblemResponse {
+  readonly status: number
+  readonly body: Problem
+  /** Headers the error asks for, e.g. `WWW-Authenticate` or `Retry-After`. */
+  readonly headers: Readonly<Record<string, string>>
+}
+
+/** The detail of every unexpected failure: nothing about the server's insides. */
+export const INTERNAL_DETAIL = 'The server could not complete the request.'
+
+const URN_PREFIX = 'urn:audience-gateway:problem:'
+const UNKNOWN_ARGUMENT = 'Unknown argument.'
+const MISSING_ARGUMENT = 'Required: pass a value.'
+
+/** Maps anything thrown to the problem a client sees. Never a stack trace, never a 500 for bad input. */
+export function problemOf (error: unknown): ProblemResponse {
+  const fields = (typeof error === 'object' && error !== null ? error : {}) as ErrorFields
+  const headers = headersOf(fields.headers)
+  if (Array.isArray(fields.validation)) {
+    return { status: 400, body: registryBody(invalidArguments(argumentErrors(fields.validation, fields.validationContext)), 400), headers }
+  }
+  const status = statusOf(fields.statusCode)
+  if (typeof fields.code === 'string' && Object.hasOwn(PROBLEM_TITLES, fields.code)) {
+    return { status, body: registryBody(fields, status), headers }
+  }
+  const detail = status < 500 && typeof fields.message === 'string' && fields.message !== '' ? fields.message : INTERNAL_DETAIL
+  return { status, body: { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail }, headers }
+}
+
+/** The `type` URN of an error code of src/errors.ts: `AG_NOT_FOUND` -> `...:problem:not-found`. */
+export function problemType (code: string): string {
+  return URN_PREFIX + code.replace(/^AG_/, '').toLowerCase().replaceAll('_', '-')
+}
+
+interface ErrorFields {
+  code?: unknown
+  statusCode?: unknown
+  message?: unknown
+  headers?: unknown
+  errors?: unknown
+  validation?: unknown
+  validationContext?: unknown
+}
+
+interface ValidationIssue {
+  keyword?: string
+  instancePath?: string
+  params?: Record<string, unknown>
+  message?: string
+}
+
+function registryBody (error: ErrorFields, status: number): Problem {
+  const code = error.code as string
+  const body: Problem = { type: problemType(code), title: PROBLEM_TITLES[code], status, detail: String(error.message) }
+  if (typeof error.errors === 'object' && error.errors !== null) body.errors = error.errors as ArgumentErrors
+  return body
+}
+
+function statusOf (statusCode: unknown): number {
+  return Number.isInteger(statusCode) && (statusCode as number) >= 400 && (statusCode as number) <= 599 ? statusCode as number : 500
+}
+
+function headersOf (headers: unknown): Record<string, string> {
+  if (typeof headers !== 'object' || headers === null) return {}
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, String(value)]))
+}
+
+/**
+ * Ajv's issues, keyed by the argument they concern: the property named by the issue (a missing or
+ * an unknown one), else the path to the offending value, else the part of the request itself.
+ */
+function argumentErrors (issues: readonly ValidationIssue[], context: unknown): ArgumentErrors {
+  const errors: ArgumentErrors = {}
+  for (const issue of issues) {
+    const name = argumentName(issue) || String(context ?? 'request')
+    const message = messageOf(issue)
+    const messages = errors[name] ??= []
+    if (!messages.includes(message)) messages.push(message)
+  }
+  return errors
+}
+
+function argumentName (issue: ValidationIssue): string {
+  const segments = (issue.instancePath ?? '').split('/').slice(1).map(unescapePointer)
+  const property = issue.params?.missingProperty ?? issue.params?.additionalProperty
+  if (typeof property === 'string') segments.push(property)
+  return segments.join('.')
+}
+
+function messageOf (issue: ValidationIssue): string {
+  if (issue.keyword === 'additionalProperties') return UNKNOWN_ARGUMENT
+  if (issue.keyword === 'required') return MISSING_ARGUMENT
+  if (issue.message === undefined || issue.message === '') return `Fails the "${String(issue.keyword)}" check.`
+  return `${issue.message[0].toUpperCase()}${issue.message.slice(1)}.`
+}
+
+function unescapePointer (segment: string): string {
+  return segment.replaceAll('~1', '/').replaceAll('~0', '~')
+}

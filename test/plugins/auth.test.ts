@@ -1,0 +1,209 @@
+// Bearer keys and permission checks: 401 with a challenge, 403 naming the check, keys never logged.
+import t from 'tap'
+import Fastify, { type FastifyInstance } from 'fastify'
+import audience from '../../plugins/audience.js'
+import auth from '../../plugins/auth.js'
+import problems from '../../plugins/problems.js'
+import { JSON_VARIANTS } from '../../src/audience.js'
+import { signedIn, unrestricted, type Permission } from '../../src/permissions.js'
+import { Problem } from '../../src/problem.js'
+import { validationErrors } from '../helpers/ajv.js'
+
+const PROBLEM_JSON = 'application/problem+json; charset=utf-8'
+const CHALLENGE = 'Bearer realm="audience-gateway"'
+const KEY = 'k1-0123456789abcdefghij'
+const OTHER_KEY = 'k2-zyxwvutsrqponmlkjihg'
+
+const editors: Permission = { name: 'editors', needsPrincipal: true, allows: () => false }
+const closed: Permission = { name: 'closed', needsPrincipal: false, allows: () => false }
+
+interface LogLine { level: number, msg: string, generatedKey?: string }
+
+/** An app with the three plugins and a route per kind of check, logging everything into `lines`. */
+async function build (keys: readonly string[], lines: string[] = []): Promise<FastifyInstance> {
+  const app = Fastify({ logger: { level: 'trace', stream: { write: (line: string) => { lines.push(line) } } } })
+  await app.register(audience)
+  await app.register(auth, { keys })
+  await app.register(problems)
+  const whoAmI = async (request: { principal: unknown, audience: string }) => ({ principal: request.principal ?? null, audience: request.audience })
+  app.get('/books', { config: { variants: JSON_VARIANTS, permissions: [signedIn] } }, whoAmI)
+  app.get('/ledger', { config: { permissions: [unrestricted] } }, whoAmI)
+  app.get('/drafts', { config: { permissions: [signedIn, editors] } }, whoAmI)
+  app.get('/closed', { config: { permissions: [unrestricted, closed] } }, whoAmI)
+  app.get('/healthz', whoAmI)
+  return app
+}
+
+const lines: string[] = []
+const app = await build([KEY, OTHER_KEY], lines)
+t.teardown(() => app.close())
+
+/** The body of `res`, which must be a Problem as published (a test fails on a throw). */
+function problemBody (res: { json: () => unknown }): Problem {
+  const body = res.json() as Problem
+  const errors = validationErrors(Problem, body)
+  if (errors.length > 0) throw new Error(`not a Problem: ${JSON.stringify(errors)}`)
+  return body
+}
+
+t.test('no key is a 401 with a Bearer challenge', async (t) => {
+  const res = await app.inject('/books')
+  t.equal(res.statusCode, 401)
+  t.equal(res.headers['content-type'], PROBLEM_JSON)
+  t.equal(res.headers['www-authenticate'], CHALLENGE)
+  t.strictSame(problemBody(res), {
+    type: 'urn:audience-gateway:problem:unauthorized',
+    title: 'Unauthorized',
+    status: 401,
+    detail: 'This route needs a key: send "Authorization: Bearer <key>".'
+  })
+})
+
+t.test('a malformed Authorization header is a 401 with a Bearer challenge', async (t) => {
+  for (const authorization of [`Basic ${KEY}`, 'Bearer', `Bearer ${KEY} extra`, KEY]) {
+    const res = await app.inject({ url: '/books', headers: { authorization } })
+    t.equal(res.statusCode, 401, authorization)
+    t.equal(res.headers['www-authenticate'], CHALLENGE)
+    t.equal(problemBody(res).detail, 'The Authorization header is malformed: send "Authorization: Bearer <key>".')
+  }
+})
+
+t.test('a wrong key is a 401 invalid_token', async (t) => {
+  const res = await app.inject({ url: '/books', headers: { authorization: 'Bearer not-a-key' } })
+  t.equal(res.statusCode, 401)
+  t.equal(res.headers['content-type'], PROBLEM_JSON)
+  t.equal(res.headers['www-authenticate'], `${CHALLENGE}, error="invalid_token"`)
+  t.strictSame(problemBody(res), {
+    type: 'urn:audience-gateway:problem:unauthorized',
+    title: 'Unauthorized',
+    status: 401,
+    detail: 'The bearer key is not valid: send one of the configured keys (API_KEYS).'
+  })
+})
+
+t.test('a prefix of a key is not the key', async (t) => {
+  const res = await app.inject({ url: '/books', headers: { authorization: `Bearer ${KEY.slice(0, -1)}` } })
+  t.equal(res.statusCode, 401)
+  t.equal(res.headers['www-authenticate'], `${CHALLENGE}, error="invalid_token"`)
+})
+
+t.test('the right key passes, with a key id that is not the key', async (t) => {
+  const res = await app.inject({ url: '/books', headers: { authorization: `Bearer ${KEY}` } })
+  t.equal(res.statusCode, 200)
+  const { principal } = res.json()
+  t.match(principal.keyId, /^[0-9a-f]{12}$/)
+  t.not(principal.keyId, KEY)
+  t.notOk(KEY.includes(principal.keyId))
+})
+
+t.test('the scheme is case-insensitive', async (t) => {
+  const res = await app.inject({ url: '/books', headers: { authorization: `bEaReR ${KEY}` } })
+  t.equal(res.statusCode, 200)
+})
+
+t.test('audience resolution still runs before authentication', async (t) => {
+  const res = await app.inject({ url: '/books', headers: { authorization: `Bearer ${KEY}`, 'x-audience': 'agent' } })
+  t.equal(res.json().audience, 'agent')
+  const refused = await app.inject({ url: '/books', headers: { 'x-audience': 'robot' } })
+  t.equal(refused.statusCode, 400, 'the audience is refused before the missing key')
+})
+
+t.test('every configured key passes, each with its own key id', async (t) => {
+  const first = await app.inject({ url: '/books', headers: { authorization: `Bearer ${KEY}` } })
+  const second = await app.inject({ url: '/books', headers: { authorization: `Bearer ${OTHER_KEY}` } })
+  t.equal(first.statusCode, 200)
+  t.equal(second.statusCode, 200)
+  t.not(first.json().principal.keyId, second.json().principal.keyId)
+})
+
+t.test('an unrestricted route needs no key', async (t) => {
+  const res = await app.inject('/ledger')
+  t.equal(res.statusCode, 200)
+  t.strictSame(res.json(), { principal: null, audience: 'plain' })
+})
+
+t.test('a route without permissions is left alone', async (t) => {
+  const res = await app.inject({ url: '/healthz', headers: { authorization: 'Bearer not-a-key' } })
+  t.equal(res.statusCode, 200)
+  t.strictSame(res.json(), { principal: null, audience: 'plain' })
+})
+
+t.test('an unknown path is a 404, not a 401, and is not negotiated', async (t) => {
+  const res = await app.inject({ url: '/nowhere', headers: { accept: 'text/csv' } })
+  t.equal(res.statusCode, 404)
+  t.equal(res.headers['www-authenticate'], undefined)
+  t.equal(res.headers.vary, undefined)
+  t.equal(problemBody(res).detail, 'No route matches GET /nowhere.')
+})
+
+t.test('a failing check is a 403 naming it', async (t) => {
+  const res = await app.inject({ url: '/drafts', headers: { authorization: `Bearer ${KEY}` } })
+  t.equal(res.statusCode, 403)
+  t.equal(res.headers['content-type'], PROBLEM_JSON)
+  t.equal(res.headers['www-authenticate'], undefined)
+  t.strictSame(problemBody(res), {
+    type: 'urn:audience-gateway:problem:forbidden',
+    title: 'Forbidden',
+    status: 403,
+    detail: 'This key may not call this route: the "editors" check refuses it.'
+  })
+})
+
+t.test('a check needing no key can still refuse', async (t) => {
+  const res = await app.inject('/closed')
+  t.equal(res.statusCode, 403)
+  t.equal(problemBody(res).detail, 'This key may not call this route: the "closed" check refuses it.')
+})
+
+t.test('no key nor Authorization value appears in the logs', async (t) => {
+  for (const authorization of [`Bearer ${KEY}`, `Bearer ${OTHER_KEY}`, 'Bearer wrong-key-42', `Basic ${KEY}`]) {
+    await app.inject({ url: '/books', headers: { authorization } })
+    await app.inject({ url: '/drafts', headers: { authorization } })
+  }
+  const log = lines.join('')
+  t.ok(lines.length > 0, 'requests were logged')
+  t.notOk(log.includes(KEY))
+  t.notOk(log.includes(OTHER_KEY))
+  t.notOk(log.includes('wrong-key-42'))
+  t.notMatch(log, /authorization/i)
+})
+
+t.test('without keys, one is generated, logged once, and usable', async (t) => {
+  const generatedLines: string[] = []
+  const generated = await build([], generatedLines)
+  t.teardown(() => generated.close())
+  const warnings = generatedLines.map((line) => JSON.parse(line) as LogLine).filter((line) => line.generatedKey !== undefined)
+  t.equal(warnings.length, 1)
+  t.equal(warnings[0].level, 40, 'a warning')
+  t.match(warnings[0].msg, /API_KEYS.*comma-separated/)
+  const key = warnings[0].generatedKey as string
+  t.match(key, /^[A-Za-z0-9_-]{43}$/, '32 random bytes, base64url')
+
+  const res = await generated.inject({ url: '/books', headers: { authorization: `Bearer ${key}` } })
+  t.equal(res.statusCode, 200)
+  t.equal(generatedLines.filter((line) => line.includes(key)).length, 1, 'the key is in the one generation line only')
+})
+
+t.test('two apps without keys generate different keys', async (t) => {
+  const first: string[] = []
+  const second: string[] = []
+  const apps = [await build([], first), await build([], second)]
+  t.teardown(() => Promise.all(apps.map((each) => each.close())))
+  const keyOf = (logged: string[]) => logged.map((line) => JSON.parse(line) as LogLine).find((line) => line.generatedKey !== undefined)?.generatedKey
+  t.not(keyOf(first), keyOf(second))
+})
+
+t.test('a key that cannot be sent is refused at registration', async (t) => {
+  for (const keys of [[''], ['two words']]) {
+    const bad = Fastify()
+    await bad.register(audience)
+    bad.register(auth, { keys })
+    await t.rejects(async () => { await bad.ready() }, /API_KEYS: every key must be non-empty and free of whitespace\./)
+  }
+})
+
+t.test('auth refuses to register without the audience plugin', async (t) => {
+  const bad = Fastify()
+  bad.register(auth, { keys: [KEY] })
+  await t.rejects(async () => { await bad.ready() }, /audience/)
+})
