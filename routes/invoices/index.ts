@@ -1,0 +1,32 @@
+// Invoices: choices with displays, nested plumbing, and a refund affordance per row.
+import type { FastifyInstance } from 'fastify'
+import { signedIn } from '../../src/permissions.js'
+import { kyselySource } from '../../src/sources/index.js'
+import type { InvoiceTable } from '../../src/store/index.js'
+import { Invoice } from './invoice.js'
+
+export default async function invoices (app: FastifyInstance): Promise<void> {
+  app.mount({
+    kind: 'list',
+    name: 'listInvoices',
+    url: '/invoices',
+    summary: 'List the invoices',
+    description: 'Every invoice, in id order, with whether it can be refunded.',
+    tags: ['invoices'],
+    declaration: Invoice,
+    source: kyselySource(app.db, () => app.db.selectFrom('invoices').selectAll().orderBy('id'), { decode }),
+    permissions: [signedIn],
+    paging: { style: 'page', maxPageSize: 50 }
+  })
+}
+
+/** Stored JSON columns back to values; an absent note stays absent, as the record allows. */
+function decode ({ tags, lines, customer, note, ...row }: InvoiceTable): Record<string, unknown> {
+  return {
+    ...row,
+    tags: JSON.parse(tags),
+    lines: JSON.parse(lines),
+    customer: JSON.parse(customer),
+    ...(note === null ? {} : { note })
+  }
+}

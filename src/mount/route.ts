@@ -1,0 +1,136 @@
+// From a mount to a Fastify route: the flow of one request, in order. Everything that can be
+// computed once (projection, schemas, serializers) is computed here, at registration.
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
+import { AGENT_MEDIA_TYPE, JSON_VARIANTS, PROBLEM_MEDIA_TYPE, type Variants } from '../audience.js'
+import { invalidArguments, NotFoundError } from '../errors.js'
+import { pageStyle, type PagingStyle } from '../paging/index.js'
+import { Problem } from '../problem.js'
+import { buildProjection, projectPayload, type JsonSchema, type Projection } from '../projection/index.js'
+import { compileArgumentValidator, querystringSchema, splitQuery } from './arguments.js'
+import { MountError, type ListMount, type Mount, type MountSettings, type RetrieveMount } from './definition.js'
+import { jsonArrayStream } from './json-array.js'
+import { compileSerializer } from './serializer.js'
+import { listBodies, variantSchemas } from './schemas.js'
+
+/** The statuses a mounted route can answer with a problem, besides 5xx. */
+const PROBLEM_STATUSES = [400, 401, 403, 406] as const
+
+export function mountRoute (mount: Mount, settings: MountSettings): RouteOptions {
+  if (mount.permissions.length === 0) {
+    throw new MountError(`Route '${mount.name}': declare its permission checks; an open route says so with \`unrestricted\`.`)
+  }
+  const projection = buildProjection(mount.declaration.schema, {
+    name: `Route '${mount.name}'`,
+    overrides: mount.overrides,
+    timeZone: settings.timeZone
+  })
+  return mount.kind === 'list' ? listRoute(mount, projection, settings) : retrieveRoute(mount, projection, settings)
+}
+
+function listRoute (mount: ListMount, projection: Projection, settings: MountSettings): RouteOptions {
+  const style: PagingStyle = pageStyle({ maxPageSize: mount.paging?.maxPageSize ?? 100, defaultLimit: mount.paging?.defaultLimit })
+  refuseShadowedArguments(mount, style)
+  const bodies = listBodies(variantSchemas(mount.declaration, projection, settings), style)
+  const serializeRow = compileSerializer({ schema: mount.declaration.schema })
+  const { present } = mount.declaration
+  const pagingNames = Object.keys(style.parameters)
+
+  const route = common(mount, JSON_VARIANTS)
+  return {
+    ...route,
+    schema: {
+      ...route.schema,
+      querystring: querystringSchema(mount.arguments, style.parameters),
+      response: { 200: variants(JSON_VARIANTS, bodies, 'The list.'), ...problems() }
+    },
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const { paging, args } = splitQuery(request.query as Record<string, unknown>, style.parameters)
+      reply.type(`${JSON_VARIANTS[request.audience]}; charset=utf-8`)
+      if (request.audience === 'plain') {
+        refusePagingFromPlainClient(paging, pagingNames)
+        return await jsonArrayStream(mount.source.stream(args), (row) => serializeRow(present(row)))
+      }
+      const total = await mount.source.count(args)
+      const window = style.window(paging, total)
+      const rows = window.limit > 0 && window.offset < total ? await mount.source.slice(args, window.offset, window.limit) : []
+      return style.envelope(projectPayload(rows.map(present), projection) as unknown[], window)
+    }
+  }
+}
+
+function retrieveRoute (mount: RetrieveMount, projection: Projection, settings: MountSettings): RouteOptions {
+  const schemas = variantSchemas(mount.declaration, projection, settings)
+  const { present } = mount.declaration
+  const route = common(mount, JSON_VARIANTS)
+  return {
+    ...route,
+    schema: {
+      ...route.schema,
+      params: mount.params,
+      querystring: querystringSchema(mount.arguments, {}),
+      response: {
+        200: variants(JSON_VARIANTS, { plain: schemas.plainItem as JsonSchema, agent: schemas.agentItem }, 'The record.'),
+        ...problems(404)
+      }
+    },
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const args = { ...(request.query as object), ...(request.params as object) }
+      const row = await mount.source.one(args)
+      if (row === undefined) throw new NotFoundError(`No record matches ${describeArgs(request.params as object)}.`)
+      reply.type(JSON_VARIANTS[request.audience])
+      const presented = present(row)
+      return request.audience === 'agent' ? projectPayload(presented, projection) : presented
+    }
+  }
+}
+
+function common (mount: Mount, routeVariants: Variants): Omit<RouteOptions, 'handler'> & { schema: object } {
+  const schema: Record<string, unknown> = {
+    operationId: mount.name,
+    summary: mount.summary,
+    description: mount.description,
+    tags: mount.tags === undefined ? undefined : [...mount.tags]
+  }
+  return {
+    method: 'GET',
+    url: mount.url,
+    config: { variants: routeVariants, permissions: mount.permissions },
+    validatorCompiler: compileArgumentValidator,
+    serializerCompiler: compileSerializer,
+    schema
+  }
+}
+
+function variants (routeVariants: Variants, bodies: { plain: JsonSchema, agent: JsonSchema }, description: string): object {
+  return {
+    description,
+    content: {
+      [routeVariants.plain]: { schema: bodies.plain },
+      [routeVariants.agent]: { schema: bodies.agent }
+    }
+  }
+}
+
+function problems (...extra: number[]): Record<number, object> {
+  const responses: Record<number, object> = {}
+  for (const status of [...PROBLEM_STATUSES, ...extra]) {
+    responses[status] = { description: 'A problem (RFC 9457).', content: { [PROBLEM_MEDIA_TYPE]: { schema: Problem } } }
+  }
+  return responses
+}
+
+function refusePagingFromPlainClient (paging: Record<string, unknown>, names: readonly string[]): void {
+  const sent = names.filter((name) => paging[name] !== undefined)
+  if (sent.length === 0) return
+  const message = `Paging applies to agents only: a plain client gets the whole list. Send \`X-Audience: agent\` or \`Accept: ${AGENT_MEDIA_TYPE}\` to page.`
+  throw invalidArguments(Object.fromEntries(sent.map((name) => [name, [message]])))
+}
+
+function refuseShadowedArguments (mount: ListMount, style: PagingStyle): void {
+  const shadowed = Object.keys(mount.arguments?.properties ?? {}).filter((name) => Object.hasOwn(style.parameters, name))
+  if (shadowed.length > 0) throw new MountError(`Route '${mount.name}': ${shadowed.join(', ')} ${shadowed.length === 1 ? 'is a paging parameter' : 'are paging parameters'}; name the argument otherwise.`)
+}
+
+function describeArgs (args: object): string {
+  return Object.entries(args).map(([name, value]) => `${name} ${String(value)}`).join(', ')
+}

@@ -1,0 +1,11 @@
+// Response bodies are written by the schema published for their media type, so nothing the
+// schema does not declare (a hidden field) can reach the wire.
+import fastJson from 'fast-json-stringify'
+import { CUSTOM_FORMATS } from '../formats.js'
+
+const options = { ajv: { formats: CUSTOM_FORMATS } }
+
+/** A serializer for `schema`, knowing the gateway's formats; also Fastify's `serializerCompiler`. */
+export function compileSerializer ({ schema }: { schema: object }): (data: unknown) => string {
+  return fastJson(schema, options)
+}

@@ -1,0 +1,49 @@
+// The stored shape of the demo catalogue, as kysely sees it. Values are kept as the gateway
+// presents them: decimals and dates as text, nested records as JSON text.
+import type { Kysely } from 'kysely'
+
+export interface AuthorTable { id: number, name: string }
+
+export interface BookTable {
+  id: number
+  title: string
+  status: 'draft' | 'published'
+  price: string
+  published_on: string | null
+  author_id: number
+}
+
+export interface InvoiceTable {
+  id: number
+  number: string
+  etag: string
+  status: string
+  kind: string
+  /** JSON text: an array of statuses. */
+  tags: string
+  /** JSON text: an array of `{ sku, internal_cost }`. */
+  lines: string
+  /** JSON text: `{ name, secret }`. */
+  customer: string
+  priority: number
+  urgency: number | null
+  note: string | null
+  issued_at: string
+}
+
+export interface LedgerTable {
+  id: number
+  memo: string
+  amount: string
+  posted_at: string
+  account_id: number
+}
+
+export interface Database {
+  authors: AuthorTable
+  books: BookTable
+  invoices: InvoiceTable
+  ledger: LedgerTable
+}
+
+export type Db = Kysely<Database>

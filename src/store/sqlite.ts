@@ -1,0 +1,17 @@
+// The embedded default store: a SQLite file through better-sqlite3, so the gateway runs anywhere
+// with no set-up.
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import SQLite from 'better-sqlite3'
+import { Kysely, SqliteDialect } from 'kysely'
+import type { Database, Db } from './database.js'
+import { queryLogger, type StoreOptions } from './options.js'
+
+/** Opens (creating if needed) the SQLite database at `path`; `:memory:` for a private one. */
+export function openSqlite (path: string, options: StoreOptions = {}): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  const connection = new SQLite(path)
+  connection.pragma('journal_mode = WAL')
+  connection.pragma('busy_timeout = 5000')
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }), log: queryLogger(options) })
+}
