@@ -9,7 +9,7 @@ export interface Config {
   readonly host: string
   readonly databaseUrl: string
   readonly timeZone: string
-  /** Empty when API_KEYS is unset: the server then generates one and logs it once. */
+  /** Empty when API_KEYS is unset or empty: the server then generates one and logs it once. */
   readonly apiKeys: readonly string[]
   readonly logLevel: typeof LOG_LEVELS[number]
 }
@@ -42,7 +42,7 @@ function readTimeZone (value = 'UTC'): string {
 }
 
 function readKeys (value: string | undefined): string[] {
-  if (value === undefined) return []
+  if (value === undefined || value.trim() === '') return []
   const keys = value.split(',').map((key) => key.trim())
   if (keys.some((key) => key.length < 16)) throw new ConfigError('API_KEYS must be a comma-separated list of keys of at least 16 characters each.')
   return keys

@@ -1,5 +1,6 @@
 // A fresh gateway per test file: an in-memory store with the demo catalogue and one known key.
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify'
+import fp from 'fastify-plugin'
 import app, { type AppOptions } from '../../src/app.js'
 
 export const KEY = 'test-key-0123456789abcdef'
@@ -18,7 +19,8 @@ export async function buildApp (t: Teardown, options: Partial<AppOptions> = {}):
   const fastify = Fastify({ logger: false })
   const routes: RouteOptions[] = []
   fastify.addHook('onRoute', (route) => { routes.push(route) })
-  await fastify.register(app, { databaseUrl: ':memory:', timeZone: 'UTC', apiKeys: [KEY], ...options })
+  // Unencapsulated, so tests can reach the app's decorators (app.db).
+  await fastify.register(fp(app), { databaseUrl: ':memory:', timeZone: 'UTC', apiKeys: [KEY], ...options })
   await fastify.ready()
   t.after(() => fastify.close())
   return {

@@ -1,0 +1,42 @@
+// The process as `npm start` runs it: configuration, serving, the generated key, closing.
+import { join } from 'node:path'
+import t from 'tap'
+import { runServer, startServer } from '../helpers/server.js'
+
+const KEY = 'e2e-key-0123456789abcdef'
+
+t.test('serves the demo both ways and closes cleanly on SIGTERM', async (t) => {
+  const server = await startServer({ API_KEYS: KEY, DATABASE_URL: join(t.testdir(), 'catalogue.sqlite') })
+  t.teardown(() => { server.child.kill('SIGKILL') })
+  const plain = await fetch(`${server.url}/books`, { headers: { authorization: `Bearer ${KEY}` } })
+  t.equal(plain.status, 200)
+  t.equal((await plain.json()).length, 3)
+  const agent = await fetch(`${server.url}/books?page=2&limit=2`, { headers: { authorization: `Bearer ${KEY}`, 'x-audience': 'agent' } })
+  t.strictSame(await agent.json(), {
+    items: [{ id: 3, title: 'A Wizard of Earthsea', status: 'Published', price: 'EUR 9.99', published_on: '01 November 1968' }],
+    page: 2,
+    totalPages: 2,
+    hasNext: false
+  })
+  server.child.kill('SIGTERM')
+  t.equal(await server.exited, 0)
+  t.notMatch(JSON.stringify(server.logs), KEY, 'the key is never logged')
+})
+
+t.test('without API_KEYS a key is generated, logged once, and works', async (t) => {
+  const server = await startServer({ API_KEYS: '', DATABASE_URL: join(t.testdir(), 'catalogue.sqlite') })
+  t.teardown(() => { server.child.kill('SIGKILL') })
+  const generated = server.logs.filter((entry) => typeof entry.generatedKey === 'string')
+  t.equal(generated.length, 1)
+  t.match(generated[0].msg, /API_KEYS/)
+  const res = await fetch(`${server.url}/books`, { headers: { authorization: `Bearer ${String(generated[0].generatedKey)}` } })
+  t.equal(res.status, 200)
+  server.child.kill('SIGINT')
+  t.equal(await server.exited, 0)
+})
+
+t.test('a bad variable stops the start with one line naming it', async (t) => {
+  const { code, stderr } = await runServer({ TIME_ZONE: 'Mars/Olympus' })
+  t.equal(code, 1)
+  t.equal(stderr, 'Invalid configuration: TIME_ZONE must be an IANA time zone such as "UTC" or "Europe/Paris"; got "Mars/Olympus".\n')
+})

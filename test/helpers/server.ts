@@ -1,0 +1,60 @@
+// The real server process (src/server.ts), as `npm start` runs it, on a free port.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+
+export interface RunningServer {
+  readonly url: string
+  readonly child: ChildProcess
+  /** Every log line so far, parsed. */
+  readonly logs: Array<Record<string, unknown>>
+  /** Resolves with the exit code once the process ends. */
+  readonly exited: Promise<number | null>
+}
+
+const ROOT = join(import.meta.dirname, '..', '..')
+const TS_LOADER = '--import=@tapjs/typescript/import'
+
+/** Spawns the server; resolves once it listens, or rejects with what it printed. */
+export async function startServer (env: Record<string, string>): Promise<RunningServer> {
+  const { child, logs, stderr } = spawnServer(env)
+  const exited = once(child, 'exit').then(([code]) => code as number | null)
+  const url = await new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! })
+    lines.on('line', (line) => {
+      const entry = parse(line)
+      logs.push(entry)
+      const match = /listening at (http:\/\/\S+)/.exec(String(entry.msg))
+      if (match !== null) resolve(match[1])
+    })
+    exited.then((code) => reject(new Error(`server exited with ${code}: ${stderr.join('')}`)), reject)
+  })
+  return { url, child, logs, exited }
+}
+
+/** Runs the server to its end (e.g. with a bad configuration): its exit code and stderr. */
+export async function runServer (env: Record<string, string>): Promise<{ code: number | null, stderr: string }> {
+  const { child, stderr } = spawnServer(env)
+  const [code] = await once(child, 'exit')
+  return { code: code as number | null, stderr: stderr.join('') }
+}
+
+function spawnServer (env: Record<string, string>): { child: ChildProcess, logs: Array<Record<string, unknown>>, stderr: string[] } {
+  const child = spawn(process.execPath, [TS_LOADER, join(ROOT, 'src', 'server.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', TS_NODE_TRANSPILE_ONLY: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  const stderr: string[] = []
+  child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()))
+  return { child, logs: [], stderr }
+}
+
+function parse (line: string): Record<string, unknown> {
+  try {
+    return JSON.parse(line) as Record<string, unknown>
+  } catch {
+    return { msg: line }
+  }
+}

@@ -1,0 +1,44 @@
+import t from 'tap'
+import { jsonArrayStream } from '../../../src/mount/index.js'
+
+async function * rows<T> (items: readonly T[], failAt = -1): AsyncIterable<T> {
+  for (const [index, item] of items.entries()) {
+    if (index === failAt) throw new Error('store gone')
+    yield item
+  }
+}
+
+async function text (stream: AsyncIterable<Buffer | string>): Promise<{ body: string, chunks: number }> {
+  let body = ''
+  let chunks = 0
+  for await (const chunk of stream) {
+    body += chunk.toString()
+    chunks++
+  }
+  return { body, chunks }
+}
+
+t.test('an empty list is []', async (t) => {
+  t.equal((await text(await jsonArrayStream(rows([]), JSON.stringify))).body, '[]')
+})
+
+t.test('rows are serialized in order into one valid array', async (t) => {
+  const items = [{ a: 1 }, { a: 2 }, { a: 3 }]
+  t.strictSame(JSON.parse((await text(await jsonArrayStream(rows(items), JSON.stringify))).body), items)
+})
+
+t.test('a long list is written in several chunks, never as one string', async (t) => {
+  const items = Array.from({ length: 5000 }, (_, i) => ({ id: i, padding: 'x'.repeat(40) }))
+  const { body, chunks } = await text(await jsonArrayStream(rows(items), JSON.stringify))
+  t.ok(chunks > 3, `${chunks} chunks`)
+  t.strictSame(JSON.parse(body), items)
+})
+
+t.test('a store failing on the first row fails before anything is sent', async (t) => {
+  await t.rejects(jsonArrayStream(rows([1, 2], 0), String), /store gone/)
+})
+
+t.test('a store failing later cuts the stream with an error', async (t) => {
+  const stream = await jsonArrayStream(rows([1, 2, 3], 2), String)
+  await t.rejects(text(stream), /store gone/)
+})
