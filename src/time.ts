@@ -44,7 +44,9 @@ function toDateTime (value: unknown, zone: string): DateTime | undefined {
     return DateTime.fromJSDate(value, { zone })
   }
   if (typeof value !== 'string' || !ISO_SHAPE.test(value)) return undefined
-  const parsed = DateTime.fromISO(value, { zone, setZone: false })
-  if (!parsed.isValid) throw new InvalidDateError(value, parsed.invalidExplanation ?? parsed.invalidReason ?? 'invalid')
+  // SQL stores write a space where ISO 8601 writes a T; luxon's ISO parser takes only the T.
+  const parsed = DateTime.fromISO(value.replace(' ', 'T'), { zone, setZone: false })
+  // luxon always explains why a parse it refused is invalid.
+  if (!parsed.isValid) throw new InvalidDateError(value, String(parsed.invalidExplanation))
   return parsed
 }

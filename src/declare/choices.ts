@@ -15,15 +15,22 @@ export interface ChoiceOptions {
   title?: string
 }
 
+// One signature per form of the pairs. A list is inferred whole, so values of different types
+// (1, "1", true, null) are all kept in the field's static type.
 /**
  * The plain schema of a choice field: an `enum` when every display equals its value, otherwise a
  * `oneOf` of `{const, title}`; the `type` is always stated, nullability inside it. The displays
  * that differ from their values ride along out of band, keyed by the raw value.
  */
-export function choices<const V extends ChoiceValue, N extends boolean = false> (
-  pairs: ChoicePairs<V>,
-  options: ChoiceOptions & { nullable?: N } = {}
-): TUnsafe<N extends true ? V | null : V> {
+export function choices<const P extends ReadonlyArray<readonly [ChoiceValue, string]>, N extends boolean = false> (
+  pairs: P,
+  options?: ChoiceOptions & { nullable?: N }
+): TUnsafe<N extends true ? P[number][0] | null : P[number][0]>
+export function choices<const V extends string, N extends boolean = false> (
+  pairs: Readonly<Record<V, string>>,
+  options?: ChoiceOptions & { nullable?: N }
+): TUnsafe<N extends true ? V | null : V>
+export function choices (pairs: ChoicePairs<ChoiceValue>, options: ChoiceOptions = {}): TUnsafe<ChoiceValue> {
   const entries: Array<readonly [ChoiceValue, string]> = Array.isArray(pairs) ? [...pairs] : Object.entries(pairs)
   if (entries.length === 0) throw new TypeError('A choice field needs at least one value.')
   if (options.nullable === true && !entries.some(([value]) => value === null)) entries.push([null, 'null'])
@@ -38,7 +45,7 @@ export function choices<const V extends ChoiceValue, N extends boolean = false> 
     : { oneOf: entries.map(([value, display]) => value === null && !displays.has(null) ? { const: null } : { const: value, title: display }) }
   const annotations = pick(options, ['title', 'description'])
   const type = jsonTypesOf(values)
-  return withFieldInfo(Type.Unsafe<N extends true ? V | null : V>({ type, ...listed, ...annotations }), { displays })
+  return withFieldInfo(Type.Unsafe<ChoiceValue>({ type, ...listed, ...annotations }), { displays })
 }
 
 function pick (options: ChoiceOptions, keys: ReadonlyArray<'title' | 'description'>): Record<string, string> {

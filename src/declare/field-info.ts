@@ -20,11 +20,29 @@ export function fieldInfo (schema: unknown): FieldInfo {
 
 /** A copy of `schema` carrying `info` merged over what it already carried; `schema` is untouched. */
 export function withFieldInfo<T extends TSchema> (schema: T, info: FieldInfo): T {
-  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(schema)) as T
+  const copy = copyOf(schema)
   Object.defineProperty(copy, FIELD_INFO, {
     value: Object.freeze({ ...fieldInfo(schema), ...info }),
     enumerable: false,
     configurable: true
   })
+  return copy as T
+}
+
+/**
+ * Every own key of `schema` (symbols and TypeBox's non-enumerable ones included), each writable and
+ * configurable: copying a frozen schema's descriptors as they are would freeze the copy's field
+ * info too, and marking it again would throw.
+ */
+function copyOf (schema: object): Record<PropertyKey, unknown> {
+  const copy: Record<PropertyKey, unknown> = {}
+  for (const key of Reflect.ownKeys(schema)) {
+    Object.defineProperty(copy, key, {
+      value: (schema as Record<PropertyKey, unknown>)[key],
+      enumerable: Object.prototype.propertyIsEnumerable.call(schema, key),
+      writable: true,
+      configurable: true
+    })
+  }
   return copy
 }

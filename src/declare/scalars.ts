@@ -1,15 +1,19 @@
 // Schemas for values the stores present as JSON strings, and nullability stated in the type list
 // (`"type": ["string", "null"]`), the form the restating rules read.
 import Type, { type TSchema, type TUnsafe, type Static } from 'typebox'
+import { fieldInfo, withFieldInfo } from './field-info.js'
 
 /** A decimal presented as its string, so no precision is lost on the way to JSON. */
 export function Decimal (options: { description?: string } = {}): TUnsafe<string> {
   return Type.Unsafe<string>({ type: 'string', format: 'decimal', ...options })
 }
 
-/** `schema` with `null` added to its stated type. */
+/**
+ * `schema` with `null` added to its stated type. What was declared about the field (its marking)
+ * comes along, so `Nullable(handle(...))` stays a handle.
+ */
 export function Nullable<S extends TSchema> (schema: S): TUnsafe<Static<S> | null> {
   const { type } = schema as { type?: unknown }
   if (typeof type !== 'string') throw new TypeError('Nullable needs a schema that states a single type.')
-  return Type.Unsafe<Static<S> | null>({ ...schema, type: [type, 'null'] })
+  return withFieldInfo(Type.Unsafe<Static<S> | null>({ ...schema, type: [type, 'null'] }), fieldInfo(schema))
 }

@@ -6,7 +6,7 @@ import { fieldInfo } from '../declare/field-info.js'
 import type { Formatter } from '../declare/formatter.js'
 import { Marking } from '../declare/markings.js'
 import { DEFAULT_TIMESTAMP_FORMAT, timestampFormatter } from '../declare/timestamp.js'
-import { isArraySchema, isObjectSchema, type JsonSchema } from './json-schema.js'
+import { isArraySchema, isObjectSchema, type JsonSchema, type RecordSchema } from './json-schema.js'
 
 export type FieldAction =
   | { readonly action: 'hide' }
@@ -21,7 +21,7 @@ export interface Projection {
   readonly name: string
   /** Only the fields with something to do; every other key passes through whole. */
   readonly fields: ReadonlyMap<string, FieldAction>
-  /** The field that names the record, if one is marked. */
+  /** The key of the field that names the record, if one is marked. */
   readonly label?: string
   readonly isEmpty: boolean
 }
@@ -45,22 +45,22 @@ export function buildProjection (schema: TSchema, options: ProjectionOptions): P
   return buildRecord(schema, '', options)
 }
 
-function buildRecord (schema: JsonSchema, path: string, options: ProjectionOptions): Projection {
+function buildRecord (schema: RecordSchema, path: string, options: ProjectionOptions): Projection {
   const overrides = path === '' ? options.overrides ?? {} : {}
   const fields = new Map<string, FieldAction>()
-  const labels: string[] = []
-  for (const [key, field] of Object.entries(schema.properties ?? {})) {
+  let label: string | undefined
+  for (const [key, field] of Object.entries(schema.properties)) {
     const marking = Object.hasOwn(overrides, key) ? overrides[key] : fieldInfo(field).marking ?? Marking.content()
-    if (marking.kind === 'label') labels.push(path + key)
+    if (marking.kind === 'label') {
+      if (label !== undefined) {
+        throw new ProjectionError(`${options.name}: a record has one label, but "${path + label}" and "${path + key}" are both marked as the label.`)
+      }
+      label = key
+    }
     const action = actionFor(field, marking, path + key, options)
     if (action !== undefined) fields.set(key, action)
   }
-  if (labels.length > 1) {
-    throw new ProjectionError(
-      `${options.name}: a record has one label, but ${labels.map((l) => `"${l}"`).join(' and ')} are both marked as the label.`
-    )
-  }
-  return Object.freeze({ name: options.name, fields, label: labels[0], isEmpty: fields.size === 0 })
+  return Object.freeze({ name: options.name, fields, label, isEmpty: fields.size === 0 })
 }
 
 function actionFor (field: JsonSchema, marking: Marking, path: string, options: ProjectionOptions): FieldAction | undefined {

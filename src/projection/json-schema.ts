@@ -9,7 +9,10 @@ export interface JsonSchema {
 }
 
 /** An object schema with declared properties: a record. */
-export function isObjectSchema (schema: unknown): schema is JsonSchema & { properties: Record<string, JsonSchema> } {
+export type RecordSchema = JsonSchema & { readonly properties: Readonly<Record<string, JsonSchema>> }
+
+/** True for a record: an object schema with declared properties. */
+export function isObjectSchema (schema: unknown): schema is RecordSchema {
   return isSchema(schema) && hasType(schema, 'object') && isSchema(schema.properties)
 }
 

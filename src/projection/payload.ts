@@ -16,7 +16,8 @@ function projectRecord (value: unknown, projection: Projection): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value
   const row = value as Row
   const out: Record<string, unknown> = {}
-  for (const key in row) {
+  // Own keys only, as JSON.stringify serves them: an inherited key is no part of the row.
+  for (const key of Object.keys(row)) {
     const field = projection.fields.get(key)
     if (field === undefined) out[key] = row[key]
     else if (field.action !== 'hide') out[key] = projectField(row[key], field)
@@ -35,14 +36,16 @@ function projectField (value: unknown, field: Exclude<FieldAction, { action: 'hi
     case 'format':
       return field.formatter.render(value)
     case 'nest':
-      return field.each && Array.isArray(value)
-        ? value.map((item) => projectRecord(item, field.projection))
-        : projectRecord(value, field.projection)
+      return eachOf(value, field.each, (item) => projectRecord(item, field.projection))
     case 'speak':
-      return field.each && Array.isArray(value)
-        ? value.map((item) => speak(item, field.displays))
-        : speak(value, field.displays)
+      return eachOf(value, field.each, (item) => speak(item, field.displays))
   }
+}
+
+/** `apply` to the value, or to each member of a list field; a list field holding no list passes. */
+function eachOf (value: unknown, each: boolean, apply: (item: unknown) => unknown): unknown {
+  if (!each) return apply(value)
+  return Array.isArray(value) ? value.map(apply) : value
 }
 
 function speak (value: unknown, displays: ReadonlyMap<unknown, string>): unknown {

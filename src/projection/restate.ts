@@ -12,20 +12,21 @@ export interface Restated {
 /** Restates `enum`, `oneOf` constants and `anyOf` members of `schema` in their displays. */
 export function restateChoices (schema: JsonSchema, displays: ReadonlyMap<unknown, string>): Restated {
   const out: Record<string, unknown> = { ...schema }
+  const listed: unknown[] = []
   let shrank = false
-  let listed: unknown[] = []
+  // A oneOf entry without a const admits more than constants: narrowing the type would refuse it.
   let open = false
   if (Array.isArray(schema.enum)) {
-    listed = unique(schema.enum.map((value) => speak(value, displays)), (value) => value)
-    shrank = listed.length < schema.enum.length
-    out.enum = listed
+    const values = unique(schema.enum.map((value) => speak(value, displays)))
+    shrank = values.length < schema.enum.length
+    listed.push(...values)
+    out.enum = values
   }
   if (Array.isArray(schema.oneOf)) {
-    const spoken = schema.oneOf.map((entry: JsonSchema) => hasConst(entry) ? { const: speak(entry.const, displays) } : entry)
-    const entries = unique(spoken, (entry) => hasConst(entry) ? entry.const : entry)
-    shrank = entries.length < schema.oneOf.length
-    open = entries.some((entry) => !hasConst(entry))
-    listed = entries.filter(hasConst).map((entry) => entry.const)
+    const entries = unique(schema.oneOf.map((entry: unknown) => hasConst(entry) ? { const: speak(entry.const, displays) } : entry))
+    shrank ||= entries.length < schema.oneOf.length
+    open = !entries.every(hasConst)
+    listed.push(...entries.filter(hasConst).map((entry) => entry.const))
     out.oneOf = entries
   }
   if (Array.isArray(schema.anyOf)) {
@@ -33,13 +34,15 @@ export function restateChoices (schema: JsonSchema, displays: ReadonlyMap<unknow
     shrank ||= members.some((member) => member.shrank)
     out.anyOf = members.map((member) => member.schema)
   }
-  const nonNull = listed.filter((value) => value !== null)
-  if (Object.hasOwn(schema, 'type') && !open && nonNull.length > 0) {
-    const names = [jsonTypesOf(nonNull)].flat()
-    if (admitsNull(schema.type) && !displays.has(null)) names.push('null')
-    out.type = names.length === 1 ? names[0] : names
-  }
+  const named = listed.filter((value) => value !== null)
+  if (Object.hasOwn(schema, 'type') && !open && named.length > 0) out.type = restatedType(named, schema.type, displays)
   return { schema: out, shrank }
+}
+
+/** The types of the listed values, `null` last when the stated type admitted it and none is spoken. */
+function restatedType (named: readonly unknown[], stated: unknown, displays: ReadonlyMap<unknown, string>): unknown {
+  const served = admitsNull(stated) && !displays.has(null) ? [...named, null] : named
+  return jsonTypesOf(served)
 }
 
 function speak (value: unknown, displays: ReadonlyMap<unknown, string>): unknown {
@@ -51,11 +54,11 @@ function hasConst (entry: unknown): entry is { const: unknown } {
   return typeof entry === 'object' && entry !== null && Object.hasOwn(entry, 'const')
 }
 
-/** The first of each group of JSON-equal keys, in order (`true` and `1` differ). */
-function unique<T> (values: readonly T[], keyOf: (value: T) => unknown): T[] {
+/** The first of each group of JSON-equal values, in order (`true` and `1` differ). */
+function unique<T> (values: readonly T[]): T[] {
   const seen = new Set<string>()
   return values.filter((value) => {
-    const key = JSON.stringify(keyOf(value))
+    const key = JSON.stringify(value)
     if (seen.has(key)) return false
     seen.add(key)
     return true

@@ -19,8 +19,9 @@ export function annotateSchema (schema: object, projection: Projection, options?
 export function annotateSchema (schema: object | null, projection: Projection, options?: AnnotateOptions): JsonSchema | null
 export function annotateSchema (schema: object | null, projection: Projection, options: AnnotateOptions = {}): JsonSchema | null {
   if (schema === null || projection.isEmpty) return schema as JsonSchema | null
-  if (isArraySchema(schema)) return { ...schema, items: annotateRecord(schema.items, projection, options) }
-  return annotateRecord(schema as JsonSchema, projection, options)
+  if (!isArraySchema(schema)) return annotateRecord(schema as JsonSchema, projection, options)
+  const items = annotateRecord(schema.items, projection, options)
+  return items === schema.items ? schema : { ...schema, items }
 }
 
 function annotateRecord (schema: JsonSchema, projection: Projection, options: AnnotateOptions): JsonSchema {
@@ -32,19 +33,19 @@ function annotateRecord (schema: JsonSchema, projection: Projection, options: An
     else if (action.action !== 'hide') properties[key] = annotateField(field, action, options)
   }
   const { required: _required, ...rest } = schema
-  const required = schema.required?.filter((key) => Object.hasOwn(properties, key))
+  const required = schema.required?.filter((key) => projection.fields.get(key)?.action !== 'hide')
   return required === undefined || required.length === 0 ? { ...rest, properties } : { ...rest, properties, required }
 }
 
 function annotateField (field: JsonSchema, action: Exclude<FieldAction, { action: 'hide' }>, options: AnnotateOptions): JsonSchema {
   switch (action.action) {
     case 'keep':
-      return describe(field, action.description ?? (action.handle ? options.handleDescription : undefined))
+      return describe(field, action.handle ? action.description ?? options.handleDescription : action.description)
     case 'format':
       return describe(formattedSchema(field, action), action.description)
     case 'nest':
       return describe(
-        action.each && isArraySchema(field)
+        isArraySchema(field)
           ? { ...field, items: annotateRecord(field.items, action.projection, options) }
           : annotateRecord(field, action.projection, options),
         action.description
@@ -63,8 +64,9 @@ function formattedSchema (field: JsonSchema, action: Extract<FieldAction, { acti
   return { ...kept, ...action.formatter.schema, type: admitsNull(field.type) ? [produces, 'null'] : produces }
 }
 
+/** A list's members are spoken one by one, so a list of choices is restated on its `items`. */
 function spokenSchema (field: JsonSchema, action: Extract<FieldAction, { action: 'speak' }>): JsonSchema {
-  if (!(action.each && isArraySchema(field))) return restateChoices(field, action.displays).schema
+  if (!isArraySchema(field)) return restateChoices(field, action.displays).schema
   const { schema: items, shrank } = restateChoices(field.items, action.displays)
   if (!shrank) return { ...field, items }
   const { uniqueItems: _uniqueItems, ...rest } = field

@@ -1,0 +1,210 @@
+// The invoice record of the HTTP contract: choices sharing a display, a handle over choices, nested
+// records with hidden plumbing, a nullable choice, an absent field, a timestamp and an affordance.
+import t from 'tap'
+import { Invoice } from '../../../routes/invoices/invoice.js'
+import { annotateSchema, buildProjection, projectPayload } from '../../../src/projection/index.js'
+import { validationErrors } from '../../helpers/ajv.js'
+import { deepFreeze } from '../../helpers/freeze.js'
+
+const HANDLE_DESCRIPTION = 'An identifier to pass to other tools. Never read it out.'
+const NOT_PAID = { available: false, code: 'not_paid', reason: 'Only a paid invoice can be refunded.' }
+
+type InvoiceRow = Parameters<typeof Invoice.present>[0]
+
+const rows = deepFreeze<InvoiceRow[]>([
+  {
+    id: 7,
+    number: 'INV-1',
+    etag: 'W/1',
+    status: 'PENDING_REVIEW',
+    kind: 'PAID',
+    tags: ['PENDING_REVIEW', 'PAID'],
+    lines: [{ sku: 'S1', internal_cost: '9.99' }],
+    customer: { name: 'Ada', secret: 'x' },
+    priority: 1,
+    urgency: null,
+    note: 'hi',
+    issued_at: '2026-01-31T13:05:09Z'
+  },
+  {
+    id: 8,
+    number: 'INV-2',
+    etag: 'W/2',
+    status: 'PAID',
+    kind: 'PENDING_REVIEW',
+    tags: ['LEGACY_REVIEW', 'PENDING_REVIEW'],
+    lines: [{ sku: 'S2', internal_cost: '1.00' }, { sku: 'S3', internal_cost: '2.50' }],
+    customer: { name: 'Grace', secret: 'y' },
+    priority: 2,
+    urgency: 2,
+    issued_at: '2026-07-04T22:30:00Z'
+  }
+])
+
+const plainSchema = deepFreeze(Invoice.schema)
+const presented = deepFreeze(rows.map(Invoice.present))
+const projection = buildProjection(plainSchema, { name: 'Route \'GET /invoices\'' })
+
+const AFFORDANCES_SCHEMA = {
+  type: 'object',
+  description: 'What can be done with this record.',
+  required: ['refund'],
+  properties: {
+    refund: {
+      description: 'Refund the invoice.',
+      anyOf: [
+        { type: 'object', required: ['available'], properties: { available: { type: 'boolean', const: true } }, additionalProperties: false },
+        {
+          type: 'object',
+          required: ['available', 'code', 'reason'],
+          properties: {
+            available: { type: 'boolean', const: false },
+            code: { type: 'string', description: 'A stable machine-readable reason.' },
+            reason: { type: 'string', description: 'Why the action is unavailable, for a human.' }
+          },
+          additionalProperties: false
+        }
+      ]
+    }
+  }
+}
+
+const STATUS_ONE_OF = [
+  { const: 'PENDING_REVIEW', title: 'Awaiting review' },
+  { const: 'LEGACY_REVIEW', title: 'Awaiting review' },
+  { const: 'PAID', title: 'Paid' }
+]
+
+t.test('the plain rows are every field, raw, with the affordances answered per row', async (t) => {
+  t.strictSame(presented, [
+    { ...rows[0], affordances: { refund: NOT_PAID } },
+    { ...rows[1], affordances: { refund: { available: true } } }
+  ])
+})
+
+t.test('the plain item schema is the declaration, pure JSON Schema', async (t) => {
+  t.strictSame(JSON.parse(JSON.stringify(plainSchema)), {
+    type: 'object',
+    description: 'An invoice.',
+    required: ['id', 'number', 'etag', 'status', 'kind', 'tags', 'lines', 'customer', 'priority', 'urgency', 'issued_at', 'affordances'],
+    properties: {
+      id: { type: 'integer', description: 'The invoice\'s identifier.' },
+      number: { type: 'string' },
+      etag: { type: 'string', description: 'The version the store holds.' },
+      status: { type: 'string', oneOf: STATUS_ONE_OF, description: 'Where the invoice stands.' },
+      kind: { type: 'string', oneOf: STATUS_ONE_OF, description: 'The kind of invoice.' },
+      tags: { type: 'array', items: { type: 'string', oneOf: STATUS_ONE_OF }, uniqueItems: true, description: 'Statuses the invoice has been through.' },
+      lines: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['sku', 'internal_cost'],
+          properties: { sku: { type: 'string', description: 'The stock-keeping unit.' }, internal_cost: { type: 'string', description: 'What the line cost us.' } }
+        },
+        description: 'The invoiced lines.'
+      },
+      customer: {
+        type: 'object',
+        required: ['name', 'secret'],
+        properties: { name: { type: 'string', description: 'The customer\'s name.' }, secret: { type: 'string', description: 'An internal reference.' } },
+        description: 'Who is invoiced.'
+      },
+      priority: { type: 'integer', oneOf: [{ const: 1, title: 'Low' }, { const: 2, title: 'High' }], description: 'How urgent handling is.' },
+      urgency: { type: ['integer', 'null'], oneOf: [{ const: 1, title: 'Low' }, { const: 2, title: 'High' }, { const: null }], description: 'How urgent payment is, if set.' },
+      note: { type: ['string', 'null'], description: 'A free note.' },
+      issued_at: { type: 'string', format: 'date-time', description: 'When the invoice was issued.' },
+      affordances: AFFORDANCES_SCHEMA
+    }
+  })
+})
+
+t.test('the plain rows validate against the plain schema', async (t) => {
+  t.strictSame(validationErrors({ type: 'array', items: plainSchema }, presented), [])
+})
+
+t.test('the projected rows', async (t) => {
+  t.strictSame(projectPayload(presented, projection), [
+    {
+      id: 7,
+      number: 'INV-1',
+      status: 'Awaiting review',
+      kind: 'PAID',
+      tags: ['Awaiting review', 'Paid'],
+      lines: [{ sku: 'S1' }],
+      customer: { name: 'Ada' },
+      priority: 'Low',
+      urgency: null,
+      note: 'hi',
+      issued_at: '31 Jan 2026 13:05 +00:00',
+      affordances: { refund: NOT_PAID }
+    },
+    {
+      id: 8,
+      number: 'INV-2',
+      status: 'Paid',
+      kind: 'PENDING_REVIEW',
+      tags: ['Awaiting review', 'Awaiting review'],
+      lines: [{ sku: 'S2' }, { sku: 'S3' }],
+      customer: { name: 'Grace' },
+      priority: 'High',
+      urgency: 'High',
+      issued_at: '04 Jul 2026 22:30 +00:00',
+      affordances: { refund: { available: true } }
+    }
+  ])
+})
+
+t.test('the agent item schema', async (t) => {
+  t.strictSame(JSON.parse(JSON.stringify(annotateSchema(plainSchema, projection, { handleDescription: HANDLE_DESCRIPTION }))), {
+    type: 'object',
+    description: 'An invoice.',
+    required: ['id', 'number', 'status', 'kind', 'tags', 'lines', 'customer', 'priority', 'urgency', 'issued_at', 'affordances'],
+    properties: {
+      id: { type: 'integer', description: HANDLE_DESCRIPTION },
+      number: { type: 'string', description: 'The invoice number.' },
+      status: { type: 'string', oneOf: [{ const: 'Awaiting review' }, { const: 'Paid' }], description: 'Where the invoice stands.' },
+      kind: { type: 'string', oneOf: STATUS_ONE_OF, description: 'Pass to refund.' },
+      tags: { type: 'array', items: { type: 'string', oneOf: [{ const: 'Awaiting review' }, { const: 'Paid' }] }, description: 'Statuses the invoice has been through.' },
+      lines: {
+        type: 'array',
+        items: { type: 'object', required: ['sku'], properties: { sku: { type: 'string', description: 'The stock-keeping unit.' } } },
+        description: 'The invoiced lines.'
+      },
+      customer: {
+        type: 'object',
+        required: ['name'],
+        properties: { name: { type: 'string', description: 'The customer\'s name.' } },
+        description: 'Who is invoiced.'
+      },
+      priority: { type: 'string', oneOf: [{ const: 'Low' }, { const: 'High' }], description: 'How urgent handling is.' },
+      urgency: { type: ['string', 'null'], oneOf: [{ const: 'Low' }, { const: 'High' }, { const: null }], description: 'How urgent payment is, if set.' },
+      note: { type: ['string', 'null'], description: 'A free note.' },
+      issued_at: { type: 'string', examples: ['31 Jan 2026 14:05 +00:00'], description: 'When the invoice was issued.' },
+      affordances: AFFORDANCES_SCHEMA
+    }
+  })
+})
+
+t.test('the projected rows validate against the agent schema', async (t) => {
+  const agent = annotateSchema(plainSchema, projection, { handleDescription: HANDLE_DESCRIPTION })
+  t.strictSame(validationErrors({ type: 'array', items: agent }, projectPayload(presented, projection)), [])
+})
+
+t.test('the plain schema refuses the projected rows, so the two validations say something', async (t) => {
+  const errors = validationErrors({ type: 'array', items: plainSchema }, projectPayload(presented, projection))
+  t.ok(errors.some((error) => error.instancePath === '/0/status'))
+  t.ok(errors.some((error) => error.instancePath === '/1' && error.params.missingProperty === 'etag'))
+})
+
+t.test('the affordances pass through the projection whole', async (t) => {
+  const projected = projectPayload(presented, projection) as Array<Record<string, unknown>>
+  t.equal(projected[0].affordances, presented[0].affordances)
+  t.equal(projected[1].affordances, presented[1].affordances)
+  t.equal(annotateSchema(plainSchema, projection).properties?.affordances, plainSchema.properties.affordances)
+})
+
+t.test('in another zone the timestamps and their example follow it', async (t) => {
+  const paris = buildProjection(plainSchema, { name: 'Route \'GET /invoices\'', timeZone: 'Europe/Paris' })
+  t.strictSame((projectPayload(presented, paris) as Array<Record<string, unknown>>).map((row) => row.issued_at), ['31 Jan 2026 14:05 +01:00', '05 Jul 2026 00:30 +02:00'])
+  t.strictSame(annotateSchema(plainSchema, paris).properties?.issued_at.examples, ['31 Jan 2026 14:05 +01:00'])
+})

@@ -1,0 +1,81 @@
+import t from 'tap'
+import { Settings } from 'luxon'
+import { EXAMPLE_MOMENT, formatDateTime, formatExample, InvalidDateError, isTimeZone } from '../../src/time.js'
+
+const FORMAT = 'dd LLL yyyy HH:mm ZZ'
+
+t.test('an IANA zone is recognised, anything else is not', async (t) => {
+  t.strictSame(['UTC', 'Europe/Paris', 'Pacific/Kiritimati', 'Mars/Olympus', 'CET+1', ''].map(isTimeZone), [true, true, true, false, false, false])
+})
+
+t.test('an instant with Z is converted to the zone', async (t) => {
+  t.equal(formatDateTime('2026-01-31T13:05:09Z', FORMAT, 'Europe/Paris'), '31 Jan 2026 14:05 +01:00')
+})
+
+t.test('an instant with an offset is converted to the zone', async (t) => {
+  t.equal(formatDateTime('2026-01-31T13:05:09+05:00', FORMAT, 'UTC'), '31 Jan 2026 08:05 +00:00')
+  t.equal(formatDateTime('2026-07-04T22:30:00-0400', FORMAT, 'Europe/Paris'), '05 Jul 2026 04:30 +02:00')
+})
+
+t.test('a date-time without an offset is wall time in the zone', async (t) => {
+  t.equal(formatDateTime('2026-01-31T13:05:09', FORMAT, 'Asia/Tokyo'), '31 Jan 2026 13:05 +09:00')
+  t.equal(formatDateTime('2026-01-31T13:05', FORMAT, 'America/New_York'), '31 Jan 2026 13:05 -05:00')
+})
+
+t.test('a date-time written with a space, as SQL stores it, is read like the ISO form', async (t) => {
+  t.equal(formatDateTime('2026-01-31 13:05:09', FORMAT, 'UTC'), '31 Jan 2026 13:05 +00:00')
+  t.equal(formatDateTime('2026-01-31 13:05:09.250Z', FORMAT, 'Europe/Paris'), '31 Jan 2026 14:05 +01:00')
+})
+
+t.test('a bare date is midnight in the zone, so it never shifts day', async (t) => {
+  for (const zone of ['UTC', 'Pacific/Kiritimati', 'Pacific/Pago_Pago', 'Etc/GMT+12', 'Asia/Tokyo', 'America/Los_Angeles']) {
+    t.equal(formatDateTime('1974-05-01', 'dd LLLL yyyy', zone), '01 May 1974', zone)
+    t.equal(formatDateTime('1974-05-01', 'yyyy-MM-dd HH:mm', zone), '1974-05-01 00:00', zone)
+  }
+})
+
+t.test('the machine\'s own zone plays no part', async (t) => {
+  const defaultZone = Settings.defaultZone
+  t.teardown(() => { Settings.defaultZone = defaultZone })
+  Settings.defaultZone = 'Pacific/Kiritimati'
+  t.equal(formatDateTime('1974-05-01', 'dd LLLL yyyy', 'Etc/GMT+12'), '01 May 1974')
+  t.equal(formatDateTime('2026-01-31T13:05:09', FORMAT, 'UTC'), '31 Jan 2026 13:05 +00:00')
+  t.equal(formatExample(FORMAT, 'UTC'), '31 Jan 2026 14:05 +00:00')
+})
+
+t.test('a JS Date is an instant', async (t) => {
+  t.equal(formatDateTime(new Date(Date.UTC(2026, 0, 31, 13, 5, 9)), FORMAT, 'Europe/Paris'), '31 Jan 2026 14:05 +01:00')
+  t.equal(formatDateTime(new Date(Date.UTC(2026, 0, 31, 13, 5, 9)), FORMAT, 'Pacific/Kiritimati'), '01 Feb 2026 03:05 +14:00')
+})
+
+t.test('anything that is not a date-time passes through unchanged', async (t) => {
+  const object = { at: '2026-01-31' }
+  for (const value of ['soon', 'INV-1', '2026-01', '2026-01-31T13', '20260131', '31/01/2026', '', 42, true, null, undefined, object, ['2026-01-31']]) {
+    t.equal(formatDateTime(value, FORMAT, 'UTC'), value, String(value))
+  }
+})
+
+t.test('an impossible date is an error, not silent garbage', async (t) => {
+  t.throws(() => formatDateTime('2026-02-30', FORMAT, 'UTC'), new InvalidDateError('2026-02-30', 'you specified 30 (of type number) as a day, which is invalid'))
+  t.throws(() => formatDateTime('2026-02-30', FORMAT, 'UTC'), { name: 'InvalidDateError', value: '2026-02-30', message: 'Not a real date-time: "2026-02-30" (you specified 30 (of type number) as a day, which is invalid).' })
+  t.throws(() => formatDateTime('2026-01-31T25:00:00Z', FORMAT, 'UTC'), { name: 'InvalidDateError', value: '2026-01-31T25:00:00Z' })
+})
+
+t.test('an invalid JS Date is an error', async (t) => {
+  t.throws(() => formatDateTime(new Date('nope'), FORMAT, 'UTC'), { name: 'InvalidDateError', message: 'Not a real date-time: "Invalid Date" (invalid Date).' })
+})
+
+t.test('month names and AM/PM are en-US whatever the default locale', async (t) => {
+  const defaultLocale = Settings.defaultLocale
+  t.teardown(() => { Settings.defaultLocale = defaultLocale })
+  Settings.defaultLocale = 'fr-FR'
+  t.equal(formatDateTime('2026-07-04T22:30:00Z', 'EEEE dd LLLL yyyy hh:mm a', 'UTC'), 'Saturday 04 July 2026 10:30 PM')
+  t.equal(formatExample('dd LLLL yyyy h a', 'UTC'), '31 January 2026 2 PM')
+})
+
+t.test('the example is the fixed moment 2026-01-31 14:05:09 in the zone', async (t) => {
+  t.strictSame(EXAMPLE_MOMENT, { year: 2026, month: 1, day: 31, hour: 14, minute: 5, second: 9 })
+  t.equal(formatExample('yyyy-MM-dd HH:mm:ss ZZ', 'UTC'), '2026-01-31 14:05:09 +00:00')
+  t.equal(formatExample(FORMAT, 'Europe/Paris'), '31 Jan 2026 14:05 +01:00')
+  t.equal(formatExample(FORMAT, 'Asia/Kolkata'), '31 Jan 2026 14:05 +05:30')
+})
