@@ -1,12 +1,6 @@
 // The book record, declared once: the plain schema every field, the markings for agents.
 import Type from 'typebox'
-import { choices, declareRecord, defineFormatter, Decimal, formatted, handle, hidden, label, Nullable, timestamp } from '../../src/declare/index.js'
-
-export const euros = defineFormatter({
-  render: (amount) => `EUR ${String(amount)}`,
-  produces: 'string',
-  schema: { examples: ['EUR 9.99'] }
-})
+import { choices, declareRecord, Decimal, euros, formatted, handle, hidden, label, Nullable, timestamp } from '../../src/declare/index.js'
 
 export const Book = declareRecord('Book', Type.Object({
   id: handle(Type.Integer({ description: 'The book\'s identifier.' })),

@@ -1,5 +1,6 @@
 export { choices, type ChoicePairs, type ChoiceValue, type ChoiceOptions } from './choices.js'
 export { defineFormatter, FormatterDeclarationError, PRODUCIBLE_TYPES, type Formatter, type FormatterOptions, type Produces } from './formatter.js'
+export { euros } from './euros.js'
 export { fieldInfo, type FieldInfo } from './field-info.js'
 export { formatted, handle, hidden, label, mark, Marking, timestamp } from './markings.js'
 export { AvailabilitySchema, declareRecord, type Affordance, type Availability, type RecordDeclaration } from './record.js'

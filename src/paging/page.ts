@@ -1,7 +1,7 @@
 // The page style (the source document's envelope): page and limit clamped at both ends and the
 // clamp reported by serving it.
 import Type from 'typebox'
-import type { JsonSchema } from '../projection/index.js'
+import { pageEnvelope, pageEnvelopeSchema } from './envelope.js'
 import type { PagingStyle, Window } from './style.js'
 
 export const DEFAULT_PAGE_LIMIT = 100
@@ -29,7 +29,7 @@ export function pageStyle (options: PageStyleOptions): PagingStyle<PageWindow> {
       }))
     },
     window: (query, total) => pageWindow(query.page, query.limit, total, maxPageSize, defaultLimit),
-    envelope: (items, window) => ({ items, page: window.page, totalPages: window.totalPages, hasNext: window.page < window.totalPages }),
+    envelope: pageEnvelope,
     schema: pageEnvelopeSchema
   }
 }
@@ -40,19 +40,6 @@ export function pageWindow (page: number | undefined, limit: number | undefined,
   const totalPages = Math.max(1, Math.ceil(total / size))
   const served = clamp(page ?? 1, 1, totalPages)
   return { page: served, totalPages, limit: size, offset: (served - 1) * size }
-}
-
-export function pageEnvelopeSchema (item: JsonSchema): JsonSchema {
-  return {
-    type: 'object',
-    properties: {
-      items: { type: 'array', items: item },
-      page: { type: 'integer', description: 'The page actually served.' },
-      totalPages: { type: 'integer', description: 'How many pages there are at the limit actually used.' },
-      hasNext: { type: 'boolean', description: 'Whether a page follows this one.' }
-    },
-    required: ['items', 'page', 'totalPages', 'hasNext']
-  }
 }
 
 function clamp (value: number, min: number, max: number): number {

@@ -1,5 +1,6 @@
 // Where rows come from. A list is counted, then sliced (agents) or streamed (plain clients); a
-// record is fetched by its arguments. Adapters: an in-memory array, a kysely query.
+// record is fetched by its arguments; a text is read whole, as lines. Adapters: an in-memory
+// array, a kysely query, a record's text.
 
 export interface ListSource<Args, Row> {
   /** How many rows the arguments select. */
@@ -13,4 +14,9 @@ export interface ListSource<Args, Row> {
 export interface RecordSource<Args, Row> {
   /** The one row the arguments name, or undefined. */
   one: (args: Args) => Promise<Row | undefined>
+}
+
+export interface TextSource<Args> {
+  /** The text the arguments name, as lines without their line breaks, or undefined. */
+  lines: (args: Args) => Promise<readonly string[] | undefined>
 }

@@ -1,0 +1,21 @@
+// The ledger: a long list, open to anyone, that an agent pages by offset until has_more is false.
+import type { FastifyInstance } from 'fastify'
+import { unrestricted } from '../../src/permissions.js'
+import { kyselySource } from '../../src/sources/index.js'
+import { LedgerEntry } from './entry.js'
+
+export default async function ledger (app: FastifyInstance): Promise<void> {
+  app.mount({
+    kind: 'list',
+    name: 'listLedgerEntries',
+    url: '/ledger',
+    summary: 'List the ledger entries',
+    description: 'Every entry, in id order. Open to anyone: no key needed.',
+    tags: ['ledger'],
+    declaration: LedgerEntry,
+    // Ordered by the primary key, so repeated requests and consecutive pages never disagree.
+    source: kyselySource(app.db, () => app.db.selectFrom('ledger').selectAll().orderBy('id')),
+    permissions: [unrestricted],
+    paging: { style: 'offset', unit: 'entries', maxLimit: 500, defaultLimit: 50 }
+  })
+}

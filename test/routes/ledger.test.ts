@@ -1,0 +1,171 @@
+// GET /ledger: the offset envelope an agent loops on, through the real app, every body checked
+// against the schema the route declares for what it answered.
+import t from 'tap'
+import { AGENT_MEDIA_TYPE, PROBLEM_MEDIA_TYPE } from '../../src/audience.js'
+import { validationErrors } from '../helpers/ajv.js'
+import { buildApp } from '../helpers/app.js'
+
+const queries: string[] = []
+const { app, declaredSchema } = await buildApp(t, { onQuery: (sql) => { queries.push(sql) } })
+
+// The ledger is open: no key in any of these requests.
+const AGENT = { 'x-audience': 'agent' } as const
+const TOTAL = 1240
+
+interface Envelope {
+  items: Array<{ id: number }>
+  has_more: boolean
+  total_entries: number
+  returned: number
+  offset: number
+  limit: number
+  next_offset?: number
+  limit_clamped?: true
+  hint?: string
+}
+
+/** GETs `url` and checks the body against the schema /ledger declares for what it answered. */
+async function get (url: string, headers: Record<string, string> = AGENT) {
+  const res = await app.inject({ method: 'GET', url, headers })
+  const mediaType = String(res.headers['content-type']).split(';')[0]
+  t.strictSame(validationErrors(declaredSchema('/ledger', res.statusCode, mediaType), res.json()), [], `${url} ${res.statusCode} matches its declared schema`)
+  return res
+}
+
+async function page (query: string): Promise<Envelope> {
+  const res = await get(`/ledger?${query}`)
+  t.equal(res.statusCode, 200, query)
+  return res.json()
+}
+
+function ids (from: number, to: number): number[] {
+  return Array.from({ length: to - from + 1 }, (_, i) => from + i)
+}
+
+t.test('the ledger needs no key, for either audience', async (t) => {
+  const plain = await get('/ledger', {})
+  t.equal(plain.statusCode, 200)
+  t.equal(plain.headers['content-type'], 'application/json; charset=utf-8')
+  const entries = plain.json()
+  t.equal(entries.length, TOTAL)
+  t.strictSame(entries[0], { id: 1, memo: 'Entry 1', amount: '80.19', posted_at: '2026-01-01T00:00:00Z', account_id: 2 })
+  t.strictSame(entries.map((e: { id: number }) => e.id), ids(1, TOTAL))
+  t.equal((await get('/ledger')).statusCode, 200)
+})
+
+t.test('an agent gets the first 50 entries, projected, in the offset envelope', async (t) => {
+  const res = await get('/ledger')
+  t.equal(res.headers['content-type'], `${AGENT_MEDIA_TYPE}; charset=utf-8`)
+  const body = res.json()
+  t.strictSame({ ...body, items: undefined }, {
+    items: undefined,
+    has_more: true,
+    total_entries: TOTAL,
+    returned: 50,
+    offset: 0,
+    limit: 50,
+    next_offset: 50,
+    hint: 'Send offset=50 to get the next entries; repeat until has_more is false.'
+  })
+  t.strictSame(body.items.map((e: { id: number }) => e.id), ids(1, 50))
+  t.strictSame(body.items[1], { id: 2, memo: 'Entry 2', amount: 'EUR 159.38', posted_at: '01 Jan 2026 06:00 +00:00' }, 'account_id is hidden')
+})
+
+t.test('a walk from offset 0 following next_offset returns every entry exactly once', async (t) => {
+  const seen: number[] = []
+  const totals = new Set<number>()
+  let last: Envelope | undefined
+  for (let offset: number | undefined = 0; offset !== undefined; offset = last.next_offset) {
+    last = await page(`offset=${offset}&limit=100`)
+    seen.push(...last.items.map((e) => e.id))
+    totals.add(last.total_entries)
+    if (last.has_more) t.equal(last.hint, `Send offset=${String(last.next_offset)} to get the next entries; repeat until has_more is false.`)
+  }
+  t.strictSame(seen, ids(1, TOTAL))
+  t.strictSame([...totals], [TOTAL], 'total_entries never changes')
+  t.strictSame(last, { items: last?.items, has_more: false, total_entries: TOTAL, returned: 40, offset: 1200, limit: 100 }, 'the last page: no next_offset, no hint')
+})
+
+t.test('the exact end (offset + limit == total) says has_more false', async (t) => {
+  const body = await page('offset=740&limit=500')
+  t.strictSame({ ...body, items: undefined }, { items: undefined, has_more: false, total_entries: TOTAL, returned: 500, offset: 740, limit: 500 })
+  t.strictSame(body.items.map((e) => e.id), ids(741, TOTAL))
+})
+
+t.test('an offset at and past the end: an empty 200 echoing the offset', async (t) => {
+  for (const offset of [TOTAL, TOTAL + 1, 1000000]) {
+    t.strictSame(await page(`offset=${offset}`), { items: [], has_more: false, total_entries: TOTAL, returned: 0, offset, limit: 50 }, `offset ${offset}`)
+  }
+})
+
+t.test('an offset past the end reads no rows: never an unbounded OFFSET query', async (t) => {
+  queries.length = 0
+  await page('offset=1000000')
+  t.notOk(queries.some((sql) => /\boffset\b/i.test(sql)), 'no query has an OFFSET')
+  queries.length = 0
+  await page('offset=100&limit=10')
+  t.equal(queries.filter((sql) => /limit (?:\?|\$\d+) offset (?:\?|\$\d+)/i.test(sql)).length, 1, 'a page within the ledger reads its rows once')
+})
+
+t.test('a limit of 500 is not a clamp; 501 is, and is disclosed', async (t) => {
+  const at = await page('limit=500')
+  t.strictSame([at.limit, at.returned, 'limit_clamped' in at, at.hint], [500, 500, false, 'Send offset=500 to get the next entries; repeat until has_more is false.'])
+  const over = await page('limit=501')
+  t.strictSame([over.limit, over.returned, over.limit_clamped, over.next_offset], [500, 500, true, 500])
+  t.equal(over.hint, 'Send offset=500 to get the next entries; repeat until has_more is false; limit was clamped to the maximum of 500.')
+})
+
+t.test('a clamped request that fits in one page carries the clamp clause alone', async (t) => {
+  const body = await page('offset=1000&limit=100000')
+  t.strictSame({ ...body, items: undefined }, {
+    items: undefined,
+    has_more: false,
+    total_entries: TOTAL,
+    returned: 240,
+    offset: 1000,
+    limit: 500,
+    limit_clamped: true,
+    hint: 'limit was clamped to the maximum of 500.'
+  })
+})
+
+t.test('identical requests give byte-identical bodies', async (t) => {
+  for (const query of ['', '?offset=617&limit=33', '?limit=501', '?offset=5000']) {
+    const first = await get(`/ledger${query}`)
+    const second = await get(`/ledger${query}`)
+    t.equal(second.body, first.body, query)
+  }
+  t.equal((await get('/ledger', {})).body, (await get('/ledger', {})).body, 'plain')
+})
+
+t.test('invalid values: a 400 naming the parameter and the rule', async (t) => {
+  const cases: Array<[string, string, RegExp]> = [
+    ['limit=0', 'limit', />= 1|at least 1/],
+    ['offset=-1', 'offset', />= 0|at least 0/],
+    ['limit=1.5', 'limit', /integer/],
+    ['offset=1.5', 'offset', /integer/],
+    ['offset=abc', 'offset', /integer/],
+    ['limit=abc', 'limit', /integer/],
+    ['limit=', 'limit', /integer/]
+  ]
+  for (const [query, name, rule] of cases) {
+    const res = await get(`/ledger?${query}`)
+    t.equal(res.statusCode, 400, query)
+    t.equal(res.headers['content-type'], `${PROBLEM_MEDIA_TYPE}; charset=utf-8`)
+    const { errors } = res.json()
+    t.strictSame(Object.keys(errors), [name], `${query} names ${name}`)
+    t.match(errors[name].join(' '), rule, `${query} says the rule`)
+  }
+})
+
+t.test('paging parameters from a plain client: 400 saying they apply to agents', async (t) => {
+  const res = await get('/ledger?offset=50', {})
+  t.equal(res.statusCode, 400)
+  t.match(res.json().errors.offset[0], /agents only/)
+})
+
+t.test('the declared agent schema: total_entries required, the optional fields optional', async (t) => {
+  const schema = declaredSchema('/ledger', 200, AGENT_MEDIA_TYPE) as { required: string[], properties: Record<string, unknown> }
+  t.strictSame(schema.required, ['items', 'has_more', 'total_entries', 'returned', 'offset', 'limit'])
+  t.strictSame(Object.keys(schema.properties), ['items', 'has_more', 'total_entries', 'returned', 'offset', 'limit', 'next_offset', 'limit_clamped', 'hint'])
+})
