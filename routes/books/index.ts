@@ -1,16 +1,21 @@
-// The book catalogue: one declaration mounted three ways.
+// The book catalogue: one declaration mounted three ways, and each book's text.
 import type { FastifyInstance } from 'fastify'
 import Type from 'typebox'
 import { Marking } from '../../src/declare/index.js'
 import { signedIn } from '../../src/permissions.js'
-import { kyselyRecordSource, kyselySource } from '../../src/sources/index.js'
+import { kyselyRecordSource, kyselySource, recordTextSource } from '../../src/sources/index.js'
 import { Book } from './book.js'
+import { bookText } from './text.js'
 
 const MAX_PAGE_SIZE = 50
+const MAX_TEXT_LINES = 200
+
+const BookParams = Type.Object({ id: Type.Integer({ description: 'The book\'s identifier.' }) })
 
 export default async function books (app: FastifyInstance): Promise<void> {
   const catalogue = () => app.db.selectFrom('books').selectAll().orderBy('id')
   const source = kyselySource(app.db, catalogue)
+  const book = kyselyRecordSource(({ id }: { id: number }) => catalogue().where('id', '=', id))
 
   app.mount({
     kind: 'list',
@@ -36,6 +41,8 @@ export default async function books (app: FastifyInstance): Promise<void> {
     source,
     permissions: [signedIn],
     overrides: { author_id: Marking.handle('The author\'s identifier: pass it to tools that look up authors.') },
+    // Its agent item differs from /books' (author_id is shown): published under its own names.
+    schemaName: 'BookWithAuthors',
     paging: { style: 'page', maxPageSize: MAX_PAGE_SIZE }
   })
 
@@ -46,8 +53,21 @@ export default async function books (app: FastifyInstance): Promise<void> {
     summary: 'Get one book',
     tags: ['books'],
     declaration: Book,
-    params: Type.Object({ id: Type.Integer({ description: 'The book\'s identifier.' }) }),
-    source: kyselyRecordSource(({ id }: { id: number }) => catalogue().where('id', '=', id)),
+    params: BookParams,
+    source: book,
     permissions: [signedIn]
+  })
+
+  app.mount({
+    kind: 'text',
+    name: 'getBookText',
+    url: '/books/:id/text',
+    summary: 'Read a book\'s text',
+    description: `The whole text as text/plain, or for an agent a window of lines (at most ${MAX_TEXT_LINES}).`,
+    tags: ['books'],
+    params: BookParams,
+    source: recordTextSource(book, bookText),
+    permissions: [signedIn],
+    paging: { style: 'lines', maxLines: MAX_TEXT_LINES }
   })
 }

@@ -12,9 +12,27 @@ const ajv = new Ajv({
   strict: false
 })
 
+/** What Fastify's `validatorCompiler` returns: whether the data is valid, and Ajv's issues when not. */
+export interface ArgumentValidator {
+  (data: unknown): boolean
+  errors?: ValidateFunction['errors']
+}
+
 /** Compiles a request schema (querystring, params) for Fastify's `validatorCompiler`. */
-export function compileArgumentValidator ({ schema }: { schema: object }): ValidateFunction {
-  return ajv.compile(schema)
+export function compileArgumentValidator ({ schema }: { schema: object }): ArgumentValidator {
+  const validate = ajv.compile(schema)
+  // Ajv's coercion reads `1e400` or `Infinity` as a number that passes as an integer: refused
+  // here as the non-integer it is, so no handler is given a count it cannot serve (a 500).
+  const validateArguments: ArgumentValidator = (data) => {
+    const valid = validate(data)
+    validateArguments.errors = validate.errors
+    if (!valid) return false
+    const infinite = Object.entries(data as object).filter(([, value]) => typeof value === 'number' && !Number.isFinite(value))
+    if (infinite.length === 0) return true
+    validateArguments.errors = infinite.map(([name]) => ({ keyword: 'type', instancePath: `/${name}`, schemaPath: '#/type', params: { type: 'integer' }, message: 'must be integer' }))
+    return false
+  }
+  return validateArguments
 }
 
 /** The route's querystring: its declared arguments plus the paging parameters, closed. */

@@ -1,23 +1,36 @@
 // From a mount to a Fastify route: the flow of one request, in order. Everything that can be
 // computed once (projection, schemas, serializers) is computed here, at registration.
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
-import { AGENT_MEDIA_TYPE, JSON_VARIANTS, PROBLEM_MEDIA_TYPE, type Variants } from '../audience.js'
+import { AGENT_MEDIA_TYPE, JSON_VARIANTS, PROBLEM_MEDIA_TYPE, TEXT_VARIANTS, type Variants } from '../audience.js'
 import { invalidArguments, NotFoundError } from '../errors.js'
-import { pageStyle, type PagingStyle } from '../paging/index.js'
-import { Problem } from '../problem.js'
+import { offsetStyle, pageStyle, type PagingStyle } from '../paging/index.js'
 import { buildProjection, projectPayload, type JsonSchema, type Projection } from '../projection/index.js'
 import { compileArgumentValidator, querystringSchema, splitQuery } from './arguments.js'
 import { MountError, type ListMount, type Mount, type MountSettings, type RetrieveMount } from './definition.js'
 import { jsonArrayStream } from './json-array.js'
 import { compileSerializer } from './serializer.js'
-import { listBodies, variantSchemas } from './schemas.js'
+import { listBodies, ProblemBody, variantSchemas } from './schemas.js'
+import { textRoute } from './text-route.js'
 
-/** The statuses a mounted route can answer with a problem, besides 5xx. */
-const PROBLEM_STATUSES = [400, 401, 403, 406] as const
+/** The statuses a mounted route can answer with a problem (`5xx`: any server failure), and when. */
+const PROBLEMS: Readonly<Record<string, string>> = {
+  400: 'A problem (RFC 9457): a malformed or unknown argument, an unknown audience, or a paging parameter from a plain client.',
+  401: 'A problem (RFC 9457): missing or wrong credentials.',
+  403: 'A problem (RFC 9457): this key may not call this route.',
+  404: 'A problem (RFC 9457): no such record.',
+  406: 'A problem (RFC 9457): none of the media types in Accept is on offer.',
+  414: 'A problem (RFC 9457): a path parameter longer than the server reads.',
+  429: 'A problem (RFC 9457): too many requests from this key or address; retry after the Retry-After header\'s seconds.',
+  '5xx': 'A problem (RFC 9457): the server could not complete the request.'
+}
+const PROBLEM_STATUSES = ['400', '401', '403', '406', '429', '5xx'] as const
 
 export function mountRoute (mount: Mount, settings: MountSettings): RouteOptions {
   if (mount.permissions.length === 0) {
     throw new MountError(`Route '${mount.name}': declare its permission checks; an open route says so with \`unrestricted\`.`)
+  }
+  if (mount.kind === 'text') {
+    return textRoute(mount, common(mount, TEXT_VARIANTS), (bodies) => ({ 200: variants(TEXT_VARIANTS, bodies, 'The text.'), ...problems(404, ...urlProblems(mount.url)) }))
   }
   const projection = buildProjection(mount.declaration.schema, {
     name: `Route '${mount.name}'`,
@@ -28,9 +41,11 @@ export function mountRoute (mount: Mount, settings: MountSettings): RouteOptions
 }
 
 function listRoute (mount: ListMount, projection: Projection, settings: MountSettings): RouteOptions {
-  const style: PagingStyle = pageStyle({ maxPageSize: mount.paging?.maxPageSize ?? 100, defaultLimit: mount.paging?.defaultLimit })
+  const style: PagingStyle = mount.paging?.style === 'offset'
+    ? offsetStyle(mount.paging)
+    : pageStyle({ maxPageSize: mount.paging?.maxPageSize ?? 100, defaultLimit: mount.paging?.defaultLimit })
   refuseShadowedArguments(mount, style)
-  const bodies = listBodies(variantSchemas(mount.declaration, projection, settings), style)
+  const bodies = listBodies(variantSchemas(mount.declaration, projection, settings, mount.schemaName), style)
   const serializeRow = compileSerializer({ schema: mount.declaration.schema })
   const { present } = mount.declaration
   const pagingNames = Object.keys(style.parameters)
@@ -41,7 +56,7 @@ function listRoute (mount: ListMount, projection: Projection, settings: MountSet
     schema: {
       ...route.schema,
       querystring: querystringSchema(mount.arguments, style.parameters),
-      response: { 200: variants(JSON_VARIANTS, bodies, 'The list.'), ...problems() }
+      response: { 200: variants(JSON_VARIANTS, bodies, 'The list.'), ...problems(...urlProblems(mount.url)) }
     },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const { paging, args } = splitQuery(request.query as Record<string, unknown>, style.parameters)
@@ -59,7 +74,7 @@ function listRoute (mount: ListMount, projection: Projection, settings: MountSet
 }
 
 function retrieveRoute (mount: RetrieveMount, projection: Projection, settings: MountSettings): RouteOptions {
-  const schemas = variantSchemas(mount.declaration, projection, settings)
+  const schemas = variantSchemas(mount.declaration, projection, settings, mount.schemaName)
   const { present } = mount.declaration
   const route = common(mount, JSON_VARIANTS)
   return {
@@ -70,7 +85,7 @@ function retrieveRoute (mount: RetrieveMount, projection: Projection, settings: 
       querystring: querystringSchema(mount.arguments, {}),
       response: {
         200: variants(JSON_VARIANTS, { plain: schemas.plainItem as JsonSchema, agent: schemas.agentItem }, 'The record.'),
-        ...problems(404)
+        ...problems(404, ...urlProblems(mount.url))
       }
     },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
@@ -111,12 +126,17 @@ function variants (routeVariants: Variants, bodies: { plain: JsonSchema, agent: 
   }
 }
 
-function problems (...extra: number[]): Record<number, object> {
-  const responses: Record<number, object> = {}
-  for (const status of [...PROBLEM_STATUSES, ...extra]) {
-    responses[status] = { description: 'A problem (RFC 9457).', content: { [PROBLEM_MEDIA_TYPE]: { schema: Problem } } }
+function problems (...extra: number[]): Record<string, object> {
+  const responses: Record<string, object> = {}
+  for (const status of [...PROBLEM_STATUSES, ...extra.map(String)]) {
+    responses[status] = { description: PROBLEMS[status], content: { [PROBLEM_MEDIA_TYPE]: { schema: ProblemBody } } }
   }
   return responses
+}
+
+/** A URL with a parameter is refused before any route runs when the parameter is too long (414). */
+function urlProblems (url: string): number[] {
+  return url.includes(':') ? [414] : []
 }
 
 function refusePagingFromPlainClient (paging: Record<string, unknown>, names: readonly string[]): void {

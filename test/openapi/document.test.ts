@@ -1,0 +1,248 @@
+// The OpenAPI document: valid OpenAPI 3.1, named components, and every response the app really
+// serves valid against the schema the document gives for its path, status and media type.
+import { Validator } from '@seriousme/openapi-schema-validator'
+import t, { type Test } from 'tap'
+import { AGENT_MEDIA_TYPE, PROBLEM_MEDIA_TYPE } from '../../src/audience.js'
+import { createAjv } from '../helpers/ajv.js'
+import { AGENT, AUTH, buildApp } from '../helpers/app.js'
+
+const COMPONENTS = '#/components/schemas/'
+
+interface Operation {
+  parameters?: Array<{ in: string, name: string, required: boolean, description?: string, schema: Record<string, unknown> }>
+  security?: unknown
+  responses: Record<string, { description: string, content?: Record<string, { schema: object }> }>
+}
+interface Document {
+  openapi: string
+  info: Record<string, string>
+  paths: Record<string, { get: Operation }>
+  components: { schemas: Record<string, object>, securitySchemes: Record<string, object> }
+}
+
+/** The source document's `output_schema` for list_books, as printed there. */
+const SOURCE_OUTPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    items: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          id: { type: 'integer', description: 'An identifier to pass to other tools. Never read it out.' },
+          title: { type: 'string' },
+          status: { type: 'string', oneOf: [{ const: 'Draft' }, { const: 'Published' }] },
+          price: { type: 'string', examples: ['EUR 9.99'] },
+          published_on: { type: ['string', 'null'], examples: ['31 January 2026'] }
+        },
+        required: ['id', 'title', 'status', 'price', 'published_on']
+      }
+    },
+    page: { type: 'integer' },
+    totalPages: { type: 'integer' },
+    hasNext: { type: 'boolean' }
+  },
+  required: ['items', 'page', 'totalPages', 'hasNext']
+}
+
+// Compiling the OpenAPI meta-schema and the documented schemas blocks this process's event loop for
+// a while: the app under test must not take that for load and shed what follows.
+const { app } = await buildApp(t, { loadShedding: { maxEventLoopDelay: 0 } })
+const served = await app.inject({ method: 'GET', url: '/openapi.json' })
+const document = served.json() as Document
+const ajv = createAjv()
+
+/** Every (path, status, media type) a real response below was checked against. */
+const exercised = new Set<string>()
+
+/** The document's schema for a response, `$ref`s resolved; a status the document lacks falls to its range (`5XX`). */
+function documentedSchema (path: string, status: number, mediaType: string): object {
+  const responses = document.paths[path]?.get.responses ?? {}
+  const key = String(status) in responses ? String(status) : `${String(status)[0]}XX`
+  const schema = responses[key]?.content?.[mediaType]?.schema
+  if (schema === undefined) throw new Error(`The document declares no ${key} ${mediaType} body for GET ${path}`)
+  exercised.add(`${path} ${key} ${mediaType}`)
+  return resolveRefs(schema) as object
+}
+
+/** GETs `url` and checks the body against the document's schema for what was answered. */
+async function check (t: Test, url: string, headers: Record<string, string>, path: string, expected: { status: number, mediaType: string }) {
+  const res = await app.inject({ method: 'GET', url, headers })
+  const mediaType = String(res.headers['content-type']).split(';')[0]
+  t.equal(res.statusCode, expected.status, `${url}: status`)
+  t.equal(mediaType, expected.mediaType, `${url}: media type`)
+  const body = mediaType.endsWith('json') ? res.json() : res.body
+  const validate = ajv.compile(documentedSchema(path, res.statusCode, mediaType))
+  t.ok(validate(body), `${url} (${mediaType}) matches the document`, { errors: validate.errors })
+  return res
+}
+
+/** Inlines every `#/components/schemas/...` reference, as a reader of the document would. */
+function resolveRefs (node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(resolveRefs)
+  if (typeof node !== 'object' || node === null) return node
+  const { $ref, ...rest } = node as Record<string, unknown>
+  if (typeof $ref === 'string') {
+    const target = document.components.schemas[$ref.slice(COMPONENTS.length)]
+    if (!$ref.startsWith(COMPONENTS) || target === undefined) throw new Error(`Unresolvable $ref ${$ref}`)
+    return resolveRefs({ ...target, ...rest })
+  }
+  return Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, resolveRefs(value)]))
+}
+
+function withoutDescriptions (node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutDescriptions)
+  if (typeof node !== 'object' || node === null) return node
+  return Object.fromEntries(Object.entries(node).filter(([key]) => key !== 'description').map(([key, value]) => [key, withoutDescriptions(value)]))
+}
+
+t.test('GET /openapi.json serves the document, which is valid OpenAPI 3.1', async (t) => {
+  t.equal(served.statusCode, 200)
+  t.match(served.headers['content-type'], /^application\/json/)
+  t.equal(document.openapi, '3.1.0')
+  const result = await new Validator().validate(document as unknown as Record<string, unknown>)
+  t.ok(result.valid, 'valid against the OpenAPI 3.1 schema', { errors: result.errors })
+})
+
+t.test('info names the service and its version', async (t) => {
+  t.match(document.info, { title: 'Audience Gateway', version: /^\d+\.\d+\.\d+/, description: /agents/ })
+})
+
+t.test('components have meaningful names, never def-N', async (t) => {
+  const names = Object.keys(document.components.schemas)
+  for (const name of ['Book', 'BookForAgents', 'BookPage', 'BookWithAuthorsForAgents', 'BookWithAuthorsPage', 'Invoice', 'InvoiceForAgents', 'InvoicePage', 'Problem', 'Availability']) {
+    t.ok(names.includes(name), name)
+  }
+  t.notOk(names.some((name) => /^def-\d+$/.test(name)), 'no def-N')
+  t.strictSame(names, [...names].sort(), 'in name order')
+  t.notMatch(JSON.stringify(document), /"\$ref":"(?!#\/components\/schemas\/)/, 'every $ref points at a component')
+})
+
+t.test('GET /books: the agent 200 is exactly the source document\'s output_schema, beside an array of Book', async (t) => {
+  const content = document.paths['/books'].get.responses['200'].content ?? {}
+  t.strictSame(content['application/json'].schema, { type: 'array', items: { $ref: `${COMPONENTS}Book` } })
+  t.strictSame(content[AGENT_MEDIA_TYPE].schema, { $ref: `${COMPONENTS}BookPage` })
+  t.strictSame(withoutDescriptions(resolveRefs(content[AGENT_MEDIA_TYPE].schema)), withoutDescriptions(SOURCE_OUTPUT_SCHEMA))
+})
+
+t.test('the three book mounts share Book; the second has its own agent components', async (t) => {
+  const agentOf = (path: string) => document.paths[path].get.responses['200'].content?.[AGENT_MEDIA_TYPE].schema
+  const plainOf = (path: string) => document.paths[path].get.responses['200'].content?.['application/json'].schema
+  t.strictSame(plainOf('/books/with-authors'), { type: 'array', items: { $ref: `${COMPONENTS}Book` } })
+  t.strictSame(agentOf('/books/with-authors'), { $ref: `${COMPONENTS}BookWithAuthorsPage` })
+  t.strictSame(plainOf('/books/{id}'), { $ref: `${COMPONENTS}Book` })
+  t.strictSame(agentOf('/books/{id}'), { $ref: `${COMPONENTS}BookForAgents` })
+  const withAuthors = document.components.schemas.BookWithAuthorsForAgents as { properties: Record<string, object> }
+  t.ok('author_id' in withAuthors.properties)
+  t.notOk('author_id' in (document.components.schemas.BookForAgents as typeof withAuthors).properties)
+})
+
+t.test('an affordance refers to Availability and keeps its own description', async (t) => {
+  const invoice = document.components.schemas.InvoiceForAgents as { properties: { affordances: { properties: Record<string, unknown> } } }
+  t.strictSame(invoice.properties.affordances.properties.refund, { description: 'Refund the invoice.', allOf: [{ $ref: `${COMPONENTS}Availability` }] })
+})
+
+t.test('every route that needs a key declares the bearer scheme; the others do not', async (t) => {
+  t.match(document.components.securitySchemes.bearerAuth, { type: 'http', scheme: 'bearer' })
+  for (const path of ['/books', '/books/with-authors', '/books/{id}', '/invoices']) {
+    t.strictSame(document.paths[path].get.security, [{ bearerAuth: [] }], path)
+  }
+  for (const path of ['/healthz', '/readyz']) t.notOk('security' in document.paths[path].get, path)
+})
+
+t.test('every negotiated route documents X-Audience as optional, and only those', async (t) => {
+  for (const [path, { get }] of Object.entries(document.paths)) {
+    const header = get.parameters?.find((parameter) => parameter.in === 'header' && parameter.name === 'X-Audience')
+    const negotiated = get.responses['200'].content?.[AGENT_MEDIA_TYPE] !== undefined
+    if (!negotiated) {
+      t.equal(header, undefined, `${path} is not negotiated`)
+      continue
+    }
+    t.match(header, { required: false, schema: { enum: ['agent'] }, description: /agent/ }, path)
+  }
+})
+
+t.test('paging parameters: optional, agents only, with default and ceiling', async (t) => {
+  const parameters = document.paths['/books'].get.parameters ?? []
+  const page = parameters.find((parameter) => parameter.name === 'page')
+  const limit = parameters.find((parameter) => parameter.name === 'limit')
+  t.match(page, { in: 'query', required: false, description: /^Agents only/, schema: { type: 'integer', default: 1 } })
+  t.match(limit, { in: 'query', required: false, description: /^Agents only.*50/, schema: { type: 'integer', default: 50 } })
+})
+
+t.test('every error response is a Problem, as application/problem+json', async (t) => {
+  for (const [path, { get }] of Object.entries(document.paths)) {
+    for (const [status, response] of Object.entries(get.responses)) {
+      if (status.startsWith('2')) continue
+      t.strictSame(response.content, { [PROBLEM_MEDIA_TYPE]: { schema: { $ref: `${COMPONENTS}Problem` } } }, `${path} ${status}`)
+    }
+  }
+  for (const status of ['400', '401', '403', '406', '429', '5XX']) t.ok(status in document.paths['/books'].get.responses, `/books ${status}`)
+  t.ok('404' in document.paths['/books/{id}'].get.responses, '/books/{id} 404')
+})
+
+t.test('Swagger UI at /docs loads only its own files', async (t) => {
+  const page = await app.inject({ method: 'GET', url: '/docs' })
+  t.equal(page.statusCode, 200)
+  t.match(page.headers['content-type'], /^text\/html/)
+  const references = Array.from(page.body.matchAll(/\b(?:src|href)="([^"]*)"/g), (match) => match[1])
+  t.ok(references.length >= 4, 'its scripts and styles')
+  for (const reference of references) {
+    t.notMatch(reference, /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i, `${reference} is the service's own`)
+    const asset = await app.inject({ method: 'GET', url: new URL(reference, 'http://gateway/docs').pathname })
+    t.equal(asset.statusCode, 200, `${reference} is served`)
+  }
+  const initializer = await app.inject({ method: 'GET', url: '/docs/static/swagger-initializer.js' })
+  t.match(initializer.body, /validatorUrl: null/, 'no external validator badge')
+})
+
+t.test('the document leaves out itself and Swagger UI', async (t) => {
+  t.notOk(Object.keys(document.paths).some((path) => path === '/openapi.json' || path.startsWith('/docs')))
+})
+
+t.test('real responses validate against the document', async (t) => {
+  const json = 'application/json'
+  await check(t, '/books', AUTH, '/books', { status: 200, mediaType: json })
+  await check(t, '/books?page=2&limit=2', AGENT, '/books', { status: 200, mediaType: AGENT_MEDIA_TYPE })
+  await check(t, '/books/with-authors', AUTH, '/books/with-authors', { status: 200, mediaType: json })
+  await check(t, '/books/with-authors', AGENT, '/books/with-authors', { status: 200, mediaType: AGENT_MEDIA_TYPE })
+  await check(t, '/books/2', AUTH, '/books/{id}', { status: 200, mediaType: json })
+  await check(t, '/books/2', AGENT, '/books/{id}', { status: 200, mediaType: AGENT_MEDIA_TYPE })
+  await check(t, '/books/1/text', AUTH, '/books/{id}/text', { status: 200, mediaType: 'text/plain' })
+  await check(t, '/books/1/text?end_line=3', AGENT, '/books/{id}/text', { status: 200, mediaType: AGENT_MEDIA_TYPE })
+  await check(t, '/invoices', AUTH, '/invoices', { status: 200, mediaType: json })
+  await check(t, '/invoices', AGENT, '/invoices', { status: 200, mediaType: AGENT_MEDIA_TYPE })
+  await check(t, '/ledger', {}, '/ledger', { status: 200, mediaType: json })
+  await check(t, '/ledger?limit=2', { 'x-audience': 'agent' }, '/ledger', { status: 200, mediaType: AGENT_MEDIA_TYPE })
+  await check(t, '/healthz', {}, '/healthz', { status: 200, mediaType: json })
+  await check(t, '/readyz', {}, '/readyz', { status: 200, mediaType: json })
+  const documented200s = Object.entries(document.paths).flatMap(([path, { get }]) => Object.keys(get.responses['200'].content ?? {}).map((mediaType) => `${path} 200 ${mediaType}`))
+  t.strictSame(documented200s.filter((entry) => !exercised.has(entry)), [], 'every documented 200 variant was served and checked')
+})
+
+t.test('real problems validate against the document', async (t) => {
+  const body = (await check(t, '/books?colour=red', AGENT, '/books', { status: 400, mediaType: PROBLEM_MEDIA_TYPE })).json()
+  t.strictSame(body.errors, { colour: ['Unknown argument.'] })
+  await check(t, '/books', { 'x-audience': 'robot', ...AUTH }, '/books', { status: 400, mediaType: PROBLEM_MEDIA_TYPE })
+  await check(t, '/books', {}, '/books', { status: 401, mediaType: PROBLEM_MEDIA_TYPE })
+  await check(t, '/books/99', AGENT, '/books/{id}', { status: 404, mediaType: PROBLEM_MEDIA_TYPE })
+  await check(t, '/books', { ...AUTH, accept: 'text/csv' }, '/books', { status: 406, mediaType: PROBLEM_MEDIA_TYPE })
+})
+
+t.test('a rate-limited request is a documented Problem', async (t) => {
+  const limited = await buildApp(t, { rateLimitMax: 1 })
+  await limited.app.inject({ method: 'GET', url: '/books', headers: AUTH })
+  const res = await limited.app.inject({ method: 'GET', url: '/books', headers: AUTH })
+  t.equal(res.statusCode, 429)
+  const validate = ajv.compile(documentedSchema('/books', res.statusCode, PROBLEM_MEDIA_TYPE))
+  t.ok(validate(res.json()), 'matches the 429 Problem', { errors: validate.errors })
+})
+
+t.test('a server failure is a documented Problem too', async (t) => {
+  const broken = await buildApp(t)
+  await broken.app.db.schema.dropTable('books').execute()
+  const res = await broken.app.inject({ method: 'GET', url: '/books', headers: AUTH })
+  t.equal(String(res.statusCode)[0], '5', `a server failure (${res.statusCode})`)
+  const validate = ajv.compile(documentedSchema('/books', res.statusCode, PROBLEM_MEDIA_TYPE))
+  t.ok(validate(res.json()), 'matches the 5XX Problem', { errors: validate.errors })
+})
