@@ -2,7 +2,8 @@
 // here, MCP later) tells a client the same thing about the same failure.
 import { STATUS_CODES } from 'node:http'
 import Type, { type Static } from 'typebox'
-import { invalidArguments, PROBLEM_TITLES, type ArgumentErrors } from './errors.js'
+import { invalidArguments, PROBLEM_TITLES, StoreUnavailableError, type ArgumentErrors } from './errors.js'
+import { isStoreUnavailable } from './store/errors.js'
 
 export const Problem = Type.Object({
   type: Type.String({
@@ -30,12 +31,16 @@ export interface ProblemResponse {
 /** The detail of every unexpected failure: nothing about the server's insides. */
 export const INTERNAL_DETAIL = 'The server could not complete the request.'
 
+/** The detail of every store failure: retryable, and nothing about the store's insides. */
+export const STORE_UNAVAILABLE_DETAIL = 'The store does not answer right now; retry shortly.'
+
 const URN_PREFIX = 'urn:audience-gateway:problem:'
 const UNKNOWN_ARGUMENT = 'Unknown argument.'
 const MISSING_ARGUMENT = 'Required: pass a value.'
 
 /** Maps anything thrown to the problem a client sees. Never a stack trace, never a 500 for bad input. */
 export function problemOf (error: unknown): ProblemResponse {
+  if (isStoreUnavailable(error)) return problemOf(new StoreUnavailableError(STORE_UNAVAILABLE_DETAIL))
   const fields = (typeof error === 'object' && error !== null ? error : {}) as ErrorFields
   const headers = headersOf(fields.headers)
   if (Array.isArray(fields.validation)) {
@@ -92,14 +97,17 @@ function headersOf (headers: unknown): Record<string, string> {
  * an unknown one), else the path to the offending value, else the part of the request itself.
  */
 function argumentErrors (issues: readonly ValidationIssue[], context: unknown): ArgumentErrors {
-  const errors: ArgumentErrors = {}
+  // A Map, not an object: an argument may be named like something every object inherits
+  // (`constructor`, `__proto__`) and must still get a list of its own.
+  const errors = new Map<string, string[]>()
   for (const issue of issues) {
     const name = argumentName(issue) || String(context ?? 'request')
     const message = messageOf(issue)
-    const messages = errors[name] ??= []
+    const messages = errors.get(name) ?? []
     if (!messages.includes(message)) messages.push(message)
+    errors.set(name, messages)
   }
-  return errors
+  return Object.fromEntries(errors)
 }
 
 function argumentName (issue: ValidationIssue): string {

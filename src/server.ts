@@ -1,13 +1,79 @@
 // The process: configuration from the environment, the logger, listening, and a graceful close
 // on SIGTERM/SIGINT that lets in-flight requests finish.
+import { realpathSync } from 'node:fs'
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
+import { fileURLToPath } from 'node:url'
 import closeWithGrace from 'close-with-grace'
-import Fastify, { type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 import app from './app.js'
+import { PROBLEM_MEDIA_TYPE } from './audience.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
+import { problemOf } from './problem.js'
 
 /** Never log credentials: the bearer key is redacted wherever a request is logged. */
 export function loggerOptions (level: Config['logLevel']): FastifyServerOptions['logger'] {
   return { level, redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' } }
+}
+
+/** How long a SIGTERM waits for in-flight requests before the process gives up on them. */
+export const CLOSE_GRACE_MS = 10_000
+
+/** How long a client has to send its whole request, headers included. */
+const REQUEST_TIMEOUT_MS = 10_000
+
+/**
+ * The server as `npm start` runs it: the logger, and limits for a read-only API whose requests are
+ * small and quick, so a slow or oversized one is cut short rather than holding a socket.
+ */
+export function serverOptions (level: Config['logLevel']): FastifyServerOptions {
+  return {
+    logger: loggerOptions(level),
+    // A client trickling its request in byte by byte cannot hold a socket.
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    // A socket with no traffic either way for 30 s is closed, a reader that stopped reading included.
+    connectionTimeout: 30_000,
+    // Idle keep-alive sockets outlive a load balancer's usual 60 s, so the balancer closes them first.
+    keepAliveTimeout: 72_000,
+    // Nothing here takes a body: 1 KiB is room for a stray one, not for an upload.
+    bodyLimit: 1024,
+    routerOptions: { maxParamLength: 100 },
+    // On close: idle sockets are closed at once, in-flight requests finish. A request that still
+    // arrives on an open socket is served, with `Connection: close`, rather than given Fastify's
+    // own 503, which is not a problem+json; new connections are refused.
+    forceCloseConnections: 'idle',
+    return503OnClosing: false,
+    // What Fastify and Node answer before any route runs is a problem+json too.
+    frameworkErrors: frameworkProblem,
+    clientErrorHandler: connectionProblem
+  }
+}
+
+/** A URL that cannot be routed (bad escapes, an over-long parameter), answered like any error. */
+function frameworkProblem (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const { status, body, headers } = problemOf(error)
+  request.log.info({ status, code: error.code }, 'request rejected')
+  reply.code(status).headers(headers).type(PROBLEM_MEDIA_TYPE).send(body)
+}
+
+/** Failures of the HTTP exchange itself, found before a request exists, by Node's error code. */
+const CONNECTION_PROBLEMS: Readonly<Record<string, readonly [number, string]>> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, `The request did not arrive in time: send it whole, headers included, within ${REQUEST_TIMEOUT_MS / 1000} s.`],
+  HPE_HEADER_OVERFLOW: [431, 'The request\'s headers are too large.']
+}
+const NOT_HTTP: readonly [number, string] = [400, 'The request is not well-formed HTTP/1.1.']
+
+/** Answers on the raw socket, then closes it: no request, so no reply, exists. */
+function connectionProblem (error: Error & { code?: string }, socket: Socket): void {
+  const [status, detail] = CONNECTION_PROBLEMS[error.code ?? ''] ?? NOT_HTTP
+  const body = JSON.stringify(problemOf({ statusCode: status, message: detail }).body)
+  // A socket the client already reset takes nothing more.
+  if (!socket.writable) {
+    socket.destroy()
+    return
+  }
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${PROBLEM_MEDIA_TYPE}\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
 }
 
 async function main (): Promise<void> {
@@ -19,9 +85,9 @@ async function main (): Promise<void> {
     process.stderr.write(`Invalid configuration: ${error.message}\n`)
     process.exit(1)
   }
-  const server = Fastify({ logger: loggerOptions(config.logLevel), forceCloseConnections: 'idle' })
+  const server = Fastify(serverOptions(config.logLevel))
   await server.register(app, config)
-  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+  closeWithGrace({ delay: CLOSE_GRACE_MS }, async ({ signal, err }) => {
     if (err !== undefined) server.log.error({ err }, 'closing after an error')
     else server.log.info({ signal }, 'closing')
     await server.close()
@@ -29,4 +95,5 @@ async function main (): Promise<void> {
   await server.listen({ port: config.port, host: config.host })
 }
 
-await main()
+// Run when started, not when imported (tests and the bench build the same server from serverOptions).
+if (realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) await main()

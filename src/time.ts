@@ -5,7 +5,7 @@ import { DateTime, IANAZone } from 'luxon'
 const LOCALE = 'en-US'
 
 /** ISO 8601 date or date-time, as stored or presented: `2026-01-31`, `2026-01-31T13:05:09Z`. */
-const ISO_SHAPE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/
+const ISO_SHAPE = /^\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/
 
 /** The moment every timestamp example is rendered from: day 31 and hour 14 are unambiguous. */
 export const EXAMPLE_MOMENT = { year: 2026, month: 1, day: 31, hour: 14, minute: 5, second: 9 } as const
@@ -30,7 +30,7 @@ export function isTimeZone (zone: string): boolean {
  */
 export function formatDateTime (value: unknown, format: string, zone: string): unknown {
   const moment = toDateTime(value, zone)
-  return moment === undefined ? value : moment.setLocale(LOCALE).toFormat(format)
+  return moment === undefined ? value : moment.toFormat(format)
 }
 
 /** The example a timestamp's schema shows: the fixed moment, in `zone`, in `format`. */
@@ -41,12 +41,21 @@ export function formatExample (format: string, zone: string): string {
 function toDateTime (value: unknown, zone: string): DateTime | undefined {
   if (value instanceof Date) {
     if (Number.isNaN(value.getTime())) throw new InvalidDateError(String(value), 'invalid Date')
-    return DateTime.fromJSDate(value, { zone })
+    return DateTime.fromJSDate(value, { zone }).setLocale(LOCALE)
   }
   if (typeof value !== 'string' || !ISO_SHAPE.test(value)) return undefined
-  // SQL stores write a space where ISO 8601 writes a T; luxon's ISO parser takes only the T.
-  const parsed = DateTime.fromISO(value.replace(' ', 'T'), { zone, setZone: false })
+  // The locale is set here, not with setLocale: that copies the DateTime, on every row served.
+  const parsed = DateTime.fromISO(forLuxon(value), { zone, setZone: false, locale: LOCALE })
   // luxon always explains why a parse it refused is invalid.
   if (!parsed.isValid) throw new InvalidDateError(value, String(parsed.invalidExplanation))
   return parsed
+}
+
+/**
+ * What luxon's ISO parser takes: SQL stores write a space where ISO 8601 writes a T, RFC 3339 also
+ * allows a lower-case t and z, and a leap second (`23:59:60`), which luxon cannot hold: it is read
+ * as the second before it rather than refused (the schema admits it).
+ */
+function forLuxon (value: string): string {
+  return value.replace(/^(.{10})[t ]/, '$1T').replace(/z$/, 'Z').replace(/^(.{10}T\d{2}:\d{2}):60/, '$1:59')
 }

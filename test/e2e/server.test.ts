@@ -10,7 +10,7 @@ t.test('serves the demo both ways and closes cleanly on SIGTERM', async (t) => {
   t.teardown(() => { server.child.kill('SIGKILL') })
   const plain = await fetch(`${server.url}/books`, { headers: { authorization: `Bearer ${KEY}` } })
   t.equal(plain.status, 200)
-  t.equal((await plain.json()).length, 3)
+  t.equal((await plain.json() as unknown[]).length, 3)
   const agent = await fetch(`${server.url}/books?page=2&limit=2`, { headers: { authorization: `Bearer ${KEY}`, 'x-audience': 'agent' } })
   t.strictSame(await agent.json(), {
     items: [{ id: 3, title: 'A Wizard of Earthsea', status: 'Published', price: 'EUR 9.99', published_on: '01 November 1968' }],

@@ -8,7 +8,10 @@ t.test('defaults', async (t) => {
     databaseUrl: 'data/catalogue.sqlite',
     timeZone: 'UTC',
     apiKeys: [],
-    logLevel: 'info'
+    logLevel: 'info',
+    corsOrigins: [],
+    rateLimitMax: 1000,
+    rateLimitWindow: 60
   })
 })
 
@@ -19,19 +22,47 @@ t.test('every variable read', async (t) => {
     DATABASE_URL: '/tmp/x.sqlite',
     TIME_ZONE: 'Europe/Paris',
     API_KEYS: 'first-key-0123456789, second-key-0123456789',
-    LOG_LEVEL: 'warn'
+    LOG_LEVEL: 'warn',
+    CORS_ORIGINS: 'https://app.example.com, http://localhost:5173',
+    RATE_LIMIT_MAX: '120',
+    RATE_LIMIT_WINDOW: '10',
+    REDIS_URL: 'redis://127.0.0.1:6379'
   }), {
     port: 8080,
     host: '0.0.0.0',
     databaseUrl: '/tmp/x.sqlite',
     timeZone: 'Europe/Paris',
     apiKeys: ['first-key-0123456789', 'second-key-0123456789'],
-    logLevel: 'warn'
+    logLevel: 'warn',
+    corsOrigins: ['https://app.example.com', 'http://localhost:5173'],
+    rateLimitMax: 120,
+    rateLimitWindow: 10,
+    redisUrl: 'redis://127.0.0.1:6379'
   })
 })
 
 t.test('an empty API_KEYS is unset', async (t) => {
   t.strictSame(loadConfig({ API_KEYS: ' ' }).apiKeys, [])
+})
+
+t.test('an empty CORS_ORIGINS is unset: CORS off', async (t) => {
+  t.strictSame(loadConfig({ CORS_ORIGINS: ' ' }).corsOrigins, [])
+})
+
+t.test('RATE_LIMIT_MAX=0 is accepted: rate limiting off', async (t) => {
+  t.equal(loadConfig({ RATE_LIMIT_MAX: '0' }).rateLimitMax, 0)
+})
+
+t.test('DATABASE_URL: a SQLite path, or a PostgreSQL URL with its schema', async (t) => {
+  t.equal(loadConfig({ DATABASE_URL: 'postgres://u:secret@db.example:5432/app?schema=tenant_1' }).databaseUrl, 'postgres://u:secret@db.example:5432/app?schema=tenant_1')
+  t.equal(loadConfig({ DATABASE_URL: 'postgresql://db.example/app' }).databaseUrl, 'postgresql://db.example/app')
+})
+
+t.test('REDIS_URL: unset or empty keeps shared state in process; a password is never repeated in an error', async (t) => {
+  t.notOk('redisUrl' in loadConfig({}))
+  t.notOk('redisUrl' in loadConfig({ REDIS_URL: ' ' }))
+  t.equal(loadConfig({ REDIS_URL: 'rediss://:pw@cache.example:6380/2?keyPrefix=prod:' }).redisUrl, 'rediss://:pw@cache.example:6380/2?keyPrefix=prod:')
+  t.throws(() => loadConfig({ REDIS_URL: 'http://:hunter2@cache.example' }), { message: /^(?!.*hunter2)/ })
 })
 
 t.test('a bad value is refused with one line naming the variable', async (t) => {
@@ -44,7 +75,23 @@ t.test('a bad value is refused with one line naming the variable', async (t) => 
     [{ API_KEYS: 'a-long-enough-key-123,' }, /^API_KEYS /],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; got "loud"\.$/],
     [{ HOST: ' ' }, /^HOST must not be empty\.$/],
-    [{ DATABASE_URL: '' }, /^DATABASE_URL must not be empty\.$/]
+    [{ DATABASE_URL: '' }, /^DATABASE_URL must not be empty\.$/],
+    [{ CORS_ORIGINS: 'app.example.com' }, /^CORS_ORIGINS must be a comma-separated list of origins such as "https:\/\/app\.example\.com" \(scheme, host and port, no path\); got "app\.example\.com"\.$/],
+    [{ CORS_ORIGINS: 'https://app.example.com/' }, /^CORS_ORIGINS .*got "https:\/\/app\.example\.com\/"/],
+    [{ CORS_ORIGINS: 'https://App.example.com' }, /^CORS_ORIGINS /],
+    [{ CORS_ORIGINS: 'ftp://files.example.com' }, /^CORS_ORIGINS /],
+    [{ CORS_ORIGINS: '*' }, /^CORS_ORIGINS .*got "\*"/],
+    [{ CORS_ORIGINS: 'https://app.example.com,' }, /^CORS_ORIGINS .*got ""/],
+    [{ RATE_LIMIT_MAX: 'lots' }, /^RATE_LIMIT_MAX must be a whole number of requests \(0 turns rate limiting off\); got "lots"\.$/],
+    [{ RATE_LIMIT_MAX: '-1' }, /^RATE_LIMIT_MAX /],
+    [{ RATE_LIMIT_MAX: '1e3' }, /^RATE_LIMIT_MAX /],
+    [{ RATE_LIMIT_MAX: '99999999999999999999' }, /^RATE_LIMIT_MAX /],
+    [{ RATE_LIMIT_WINDOW: '0' }, /^RATE_LIMIT_WINDOW must be a whole number of seconds from 1; got "0"\.$/],
+    [{ RATE_LIMIT_WINDOW: '1.5' }, /^RATE_LIMIT_WINDOW /],
+    [{ DATABASE_URL: 'postgres://db.example/app?schema=Tenant' }, /^DATABASE_URL is not a usable PostgreSQL URL: schema must be a lower-case name .*got "Tenant"\.$/],
+    [{ DATABASE_URL: 'postgresql://[db' }, /^DATABASE_URL is not a usable PostgreSQL URL: it is not a URL/],
+    [{ REDIS_URL: '127.0.0.1:6379' }, /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL such as "redis:\/\/127\.0\.0\.1:6379"\.$/],
+    [{ REDIS_URL: 'redis://[bad' }, /^REDIS_URL /]
   ]
   for (const [env, message] of cases) {
     t.throws(() => loadConfig(env), ConfigError, JSON.stringify(env))

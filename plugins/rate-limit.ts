@@ -1,0 +1,40 @@
+// Per-caller rate limits: each bearer key (by its fingerprint), or each address on open routes, may
+// make `max` requests per window; beyond, a 429 problem with Retry-After. Counters live in this
+// process unless a shared store is passed, so that replicas share one budget (e.g. Redis).
+import fastifyRateLimit, { normalizeIP, type RateLimitPluginOptions } from '@fastify/rate-limit'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+
+export interface RateLimitOptions extends Pick<RateLimitPluginOptions, 'store' | 'redis' | 'nameSpace' | 'skipOnError'> {
+  /** Requests per window for one key or one address; 0 turns the limit off. */
+  max: number
+  /** The window, in seconds. */
+  windowSeconds: number
+}
+
+async function rateLimit (app: FastifyInstance, options: RateLimitOptions): Promise<void> {
+  const { max, windowSeconds, ...shared } = options
+  if (max === 0) return
+  await app.register(fastifyRateLimit, {
+    ...shared,
+    max,
+    timeWindow: windowSeconds * 1000,
+    // Added to each route as a route hook, and Fastify runs those after every global onRequest
+    // hook: by then auth has named the caller, and a request it refused has cost no budget.
+    hook: 'onRequest',
+    keyGenerator: callerOf,
+    errorResponseBuilder: function tooMany (request, context) {
+      return Object.assign(new Error(
+        `Too many requests: this ${request.principal === undefined ? 'address' : 'key'} may make ${context.max} ` +
+        `per ${windowSeconds} s. Retry after ${Math.ceil(context.ttl / 1000)} s.`
+      ), { statusCode: context.statusCode })
+    }
+  })
+}
+
+export default fp(rateLimit, { name: 'rate-limit', dependencies: ['auth'] })
+
+/** The key's fingerprint, never the key; else the address (an IPv6 one by its /64, as a host holds them). */
+function callerOf (request: FastifyRequest): string {
+  return request.principal === undefined ? `address:${normalizeIP(request.ip)}` : `key:${request.principal.keyId}`
+}

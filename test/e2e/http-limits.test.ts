@@ -1,0 +1,99 @@
+// The server's limits (src/server.ts serverOptions): what is too big, too slow or not HTTP is cut
+// short, and answered as a problem+json like any other error.
+import { once } from 'node:events'
+import type { Server } from 'node:http'
+import { connect, type AddressInfo } from 'node:net'
+import Fastify, { type FastifyHttpOptions } from 'fastify'
+import fp from 'fastify-plugin'
+import t, { type Test } from 'tap'
+import app from '../../src/app.js'
+import { serverOptions } from '../../src/server.js'
+import { AUTH, buildApp, KEY } from '../helpers/app.js'
+
+const PROBLEM = 'application/problem+json; charset=utf-8'
+
+/** The gateway on the served options (plus `extra`), listening on a free port. */
+async function listening (t: Test, extra: FastifyHttpOptions<Server> = {}) {
+  const server = Fastify({ ...serverOptions('silent'), ...extra })
+  await server.register(fp(app), { databaseUrl: ':memory:', timeZone: 'UTC', apiKeys: [KEY] })
+  await server.listen({ port: 0, host: '127.0.0.1' })
+  t.teardown(() => server.close())
+  return { server, port: (server.server.address() as AddressInfo).port }
+}
+
+/** Writes `request` on a raw socket and reads until the server closes it. */
+async function exchange (port: number, request: string): Promise<{ head: string, body: string }> {
+  const socket = connect(port, '127.0.0.1')
+  const chunks: Buffer[] = []
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+  socket.write(request)
+  await once(socket, 'close')
+  const [head, body = ''] = Buffer.concat(chunks).toString().split('\r\n\r\n')
+  return { head, body }
+}
+
+t.test('a body over the limit is a 413 problem', async (t) => {
+  const server = Fastify(serverOptions('silent'))
+  await server.register(fp(app), { databaseUrl: ':memory:', timeZone: 'UTC', apiKeys: [KEY] })
+  // No route of the gateway takes a body; this one, for the test only, does.
+  server.post('/echo', async (request) => request.body)
+  t.teardown(() => server.close())
+  const post = (size: number) => server.inject({ method: 'POST', url: '/echo', payload: { text: 'x'.repeat(size) } })
+  t.equal((await post(100)).statusCode, 200, 'a small body is taken')
+  const res = await post(2048)
+  t.equal(res.statusCode, 413)
+  t.equal(res.headers['content-type'], PROBLEM)
+  t.match(res.json(), { type: 'about:blank', title: 'Payload Too Large', status: 413 })
+})
+
+t.test('an over-long path parameter is a 414 problem', async (t) => {
+  const { app } = await buildApp(t)
+  const res = await app.inject({ url: `/books/${'1'.repeat(101)}`, headers: AUTH })
+  t.equal(res.statusCode, 414)
+  t.equal(res.headers['content-type'], PROBLEM)
+  t.match(res.json(), { type: 'about:blank', title: 'URI Too Long', status: 414 })
+})
+
+t.test('a URL with a broken escape is a 400 problem', async (t) => {
+  const { app } = await buildApp(t)
+  const res = await app.inject({ url: '/books/%E0%A4%A', headers: AUTH })
+  t.equal(res.statusCode, 400)
+  t.equal(res.headers['content-type'], PROBLEM)
+  t.match(res.json(), { type: 'about:blank', title: 'Bad Request', status: 400 })
+})
+
+t.test('what is not HTTP is a 400 problem, and the connection is closed', async (t) => {
+  const { port } = await listening(t)
+  const { head, body } = await exchange(port, 'NOT HTTP AT ALL\r\n\r\n')
+  t.match(head, /^HTTP\/1\.1 400 Bad Request\r\n/)
+  t.match(head, /\r\nContent-Type: application\/problem\+json\r\n/)
+  t.match(head, /\r\nConnection: close/)
+  t.strictSame(JSON.parse(body), { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'The request is not well-formed HTTP/1.1.' })
+})
+
+t.test('headers over the size limit are a 431 problem', async (t) => {
+  const { port } = await listening(t)
+  const { head, body } = await exchange(port, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`)
+  t.match(head, /^HTTP\/1\.1 431 /)
+  t.match(JSON.parse(body), { status: 431, detail: 'The request\'s headers are too large.' })
+})
+
+t.test('a request that does not arrive in time is a 408 problem', async (t) => {
+  // The served timeout is 10 s, checked every 30 s by Node; here both are shortened.
+  const { port } = await listening(t, { requestTimeout: 200, http: { connectionsCheckingInterval: 50 } })
+  const { head, body } = await exchange(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\n')
+  t.match(head, /^HTTP\/1\.1 408 /)
+  t.match(JSON.parse(body), { status: 408, title: 'Request Timeout' })
+})
+
+t.test('a client that resets mid-request leaves the server serving', async (t) => {
+  const { server, port } = await listening(t)
+  const socket = connect(port, '127.0.0.1')
+  await once(socket, 'connect')
+  socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n')
+  socket.resetAndDestroy()
+  await once(socket, 'close')
+  const res = await fetch(`http://127.0.0.1:${port}/healthz`)
+  t.equal(res.status, 200)
+  t.ok(server.server.listening)
+})

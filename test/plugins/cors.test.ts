@@ -1,0 +1,58 @@
+import t from 'tap'
+import { AUTH, buildApp } from '../helpers/app.js'
+
+const ORIGIN = 'https://app.example.com'
+const { app } = await buildApp(t, { corsOrigins: [ORIGIN, 'http://localhost:5173'] })
+
+t.test('an allowed origin is echoed, and Vary names Origin beside Accept and X-Audience', async (t) => {
+  const res = await app.inject({ url: '/books/1', headers: { ...AUTH, origin: ORIGIN } })
+  t.equal(res.statusCode, 200)
+  t.equal(res.headers['access-control-allow-origin'], ORIGIN)
+  t.equal(res.headers.vary, 'Origin, Accept, X-Audience')
+  t.equal(res.headers['access-control-allow-credentials'], undefined, 'keys travel in a header, not in cookies')
+})
+
+t.test('a browser script may read the validator, the retry delay and the challenge', async (t) => {
+  const res = await app.inject({ url: '/books/1', headers: { ...AUTH, origin: ORIGIN } })
+  const exposed = String(res.headers['access-control-expose-headers']).split(', ')
+  for (const header of ['ETag', 'Retry-After', 'WWW-Authenticate', 'X-RateLimit-Remaining']) t.ok(exposed.includes(header), header)
+})
+
+t.test('an origin not configured gets no CORS headers, and the answer still varies on Origin', async (t) => {
+  const res = await app.inject({ url: '/books/1', headers: { ...AUTH, origin: 'https://evil.example' } })
+  t.equal(res.statusCode, 200)
+  t.equal(res.headers['access-control-allow-origin'], undefined)
+  t.equal(res.headers.vary, 'Origin, Accept, X-Audience')
+})
+
+t.test('a preflight allows GET with the Authorization, X-Audience and If-None-Match headers', async (t) => {
+  const res = await app.inject({
+    method: 'OPTIONS',
+    url: '/books',
+    headers: { origin: ORIGIN, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization, x-audience, if-none-match' }
+  })
+  t.equal(res.statusCode, 204)
+  t.equal(res.headers['access-control-allow-origin'], ORIGIN)
+  t.equal(res.headers['access-control-allow-methods'], 'GET, HEAD')
+  t.same(String(res.headers['access-control-allow-headers']).toLowerCase().split(', ').sort(), ['authorization', 'if-none-match', 'x-audience'])
+  t.equal(res.headers['access-control-max-age'], '600')
+})
+
+t.test('a refused request carries the CORS headers too, so the page can read the problem', async (t) => {
+  const res = await app.inject({ url: '/books', headers: { origin: ORIGIN } })
+  t.equal(res.statusCode, 401)
+  t.equal(res.headers['access-control-allow-origin'], ORIGIN)
+  t.equal(res.headers['content-type'], 'application/problem+json; charset=utf-8')
+  t.equal(res.headers.vary, 'Origin, Accept, X-Audience')
+})
+
+t.test('without CORS_ORIGINS no origin is allowed and there is no preflight', async (t) => {
+  const { app } = await buildApp(t)
+  const res = await app.inject({ url: '/books/1', headers: { ...AUTH, origin: ORIGIN } })
+  t.equal(res.statusCode, 200)
+  t.equal(res.headers['access-control-allow-origin'], undefined)
+  t.equal(res.headers.vary, 'Accept, X-Audience')
+  const preflight = await app.inject({ method: 'OPTIONS', url: '/books', headers: { origin: ORIGIN, 'access-control-request-method': 'GET' } })
+  t.equal(preflight.statusCode, 404)
+  t.equal(preflight.headers['access-control-allow-origin'], undefined)
+})

@@ -1,0 +1,97 @@
+import Fastify from 'fastify'
+import t from 'tap'
+import audience from '../../plugins/audience.js'
+import etag from '../../plugins/etag.js'
+import { AGENT, AUTH, buildApp } from '../helpers/app.js'
+
+const { app } = await buildApp(t)
+
+async function get (url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') {
+  return await app.inject({ method, url, headers })
+}
+
+t.test('a buffered answer carries a strong ETag; If-None-Match naming it is a 304 that keeps Vary', async (t) => {
+  const first = await get('/books/1', AUTH)
+  t.equal(first.statusCode, 200)
+  const tag = first.headers.etag as string
+  t.match(tag, /^"plain-[^"]+"$/)
+  const again = await get('/books/1', { ...AUTH, 'if-none-match': tag })
+  t.equal(again.statusCode, 304)
+  t.equal(again.body, '')
+  t.equal(again.headers.etag, tag)
+  t.equal(again.headers.vary, 'Accept, X-Audience')
+  t.equal(again.headers['content-type'], undefined, 'no body, so nothing describes one')
+  t.equal(again.headers['content-length'], undefined, 'never a Content-Length other than the 200\'s')
+})
+
+t.test('the two audiences of one URL have different ETags, and one never validates the other', async (t) => {
+  const plain = await get('/books/1', AUTH)
+  const agent = await get('/books/1', AGENT)
+  t.match(agent.headers.etag, /^"agent-[^"]+"$/)
+  t.not(plain.headers.etag, agent.headers.etag)
+  const crossed = await get('/books/1', { ...AGENT, 'if-none-match': plain.headers.etag as string })
+  t.equal(crossed.statusCode, 200)
+  t.same(crossed.json(), agent.json())
+})
+
+t.test('an agent page is validated like a record', async (t) => {
+  const page = await get('/books?page=1&limit=2', AGENT)
+  t.equal(page.statusCode, 200)
+  const again = await get('/books?page=1&limit=2', { ...AGENT, 'if-none-match': page.headers.etag as string })
+  t.equal(again.statusCode, 304)
+  t.equal(again.headers.vary, 'Accept, X-Audience')
+})
+
+t.test('the streamed plain list has no ETag and is never a 304', async (t) => {
+  for (const condition of ['*', '"plain-anything"']) {
+    const res = await get('/books', { ...AUTH, 'if-none-match': condition })
+    t.equal(res.statusCode, 200, condition)
+    t.equal(res.headers.etag, undefined)
+    t.equal(res.json().length, 3)
+  }
+})
+
+t.test('If-None-Match lists, weak tags, * and HEAD are understood', async (t) => {
+  const tag = (await get('/books/1', AUTH)).headers.etag as string
+  for (const condition of [`"other", ${tag}`, `W/${tag}`, '*']) {
+    t.equal((await get('/books/1', { ...AUTH, 'if-none-match': condition })).statusCode, 304, condition)
+  }
+  const head = await get('/books/1', { ...AUTH, 'if-none-match': tag }, 'HEAD')
+  t.equal(head.statusCode, 304, 'HEAD')
+  t.equal(head.headers['content-length'], (await get('/books/1', AUTH, 'HEAD')).headers['content-length'], 'the 200\'s length, if any')
+  t.equal((await get('/books/1', { ...AUTH, 'if-none-match': '"other"' })).statusCode, 200, 'no match')
+})
+
+t.test('a changed record gets a new ETag, so the old one is answered in full', async (t) => {
+  const before = await get('/books/3', AUTH)
+  await app.db.updateTable('books').set({ title: 'A Wizard of Earthsea (revised)' }).where('id', '=', 3).execute()
+  t.teardown(async () => { await app.db.updateTable('books').set({ title: 'A Wizard of Earthsea' }).where('id', '=', 3).execute() })
+  const after = await get('/books/3', { ...AUTH, 'if-none-match': before.headers.etag as string })
+  t.equal(after.statusCode, 200)
+  t.not(after.headers.etag, before.headers.etag)
+  t.equal(after.json().title, 'A Wizard of Earthsea (revised)')
+})
+
+t.test('a problem has no ETag and no precondition turns it into a 304', async (t) => {
+  const res = await get('/books/999', { ...AUTH, 'if-none-match': '*' })
+  t.equal(res.statusCode, 404)
+  t.equal(res.headers.etag, undefined)
+  t.equal(res.headers['content-type'], 'application/problem+json; charset=utf-8')
+})
+
+t.test('a route with one representation gets a plain hash as its ETag', async (t) => {
+  const res = await get('/healthz')
+  t.match(res.headers.etag, /^"[^"-]+"$/)
+  t.equal((await get('/healthz', { 'if-none-match': res.headers.etag as string })).statusCode, 304)
+})
+
+t.test('only GET and HEAD are answered 304', async (t) => {
+  const bare = Fastify({ logger: false })
+  await bare.register(audience)
+  await bare.register(etag)
+  bare.post('/echo', async () => 'same bytes')
+  t.teardown(() => bare.close())
+  const res = await bare.inject({ method: 'POST', url: '/echo', headers: { 'if-none-match': '*' } })
+  t.equal(res.statusCode, 200)
+  t.equal(res.body, 'same bytes')
+})

@@ -1,0 +1,147 @@
+// Redis shared by replicas (two apps here): one rate-limit budget, totals counted once on
+// PostgreSQL; and Redis out of reach, at start or mid-run, costs no request: it is logged once,
+// limits go unenforced, totals are counted in process, and all is shared again once it is back.
+import { setTimeout as sleep } from 'node:timers/promises'
+import Fastify, { type FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import { Redis } from 'ioredis'
+import t, { type Test } from 'tap'
+import app, { type AppOptions } from '../../src/app.js'
+import { postgresDataVersion } from '../../src/sources/index.js'
+import { AGENT, AUTH, KEY } from '../helpers/app.js'
+import { tcpProxy } from '../helpers/proxy.js'
+import { freshRedisPrefix, freshSchema, needs, SERVICES } from '../helpers/services.js'
+
+interface Replica {
+  app: FastifyInstance
+  logs: Array<{ level: number, msg: string }>
+  queries: string[]
+}
+
+const WARN = 40
+
+/** One replica: the whole app, its log lines and its SQL kept for the test; closed after `t`. */
+async function replica (t: Test, options: Partial<AppOptions>): Promise<Replica> {
+  const logs: Replica['logs'] = []
+  const queries: string[] = []
+  const server = Fastify({ logger: { level: 'info', stream: { write: (line: string) => { logs.push(JSON.parse(line)) } } } })
+  await server.register(fp(app), { databaseUrl: ':memory:', timeZone: 'UTC', apiKeys: [KEY], onQuery: (text) => { queries.push(text) }, ...options })
+  await server.ready()
+  t.teardown(() => server.close())
+  return { app: server, logs, queries }
+}
+
+const said = (replica: Replica, message: RegExp) => replica.logs.filter((line) => message.test(line.msg))
+const OUT_OF_REACH = /^Redis out of reach/
+const BACK = /^Redis reachable again/
+
+t.test('without REDIS_URL there is no Redis, and each app keeps its own budget', async (t) => {
+  const one = await replica(t, { rateLimitMax: 1 })
+  const two = await replica(t, { rateLimitMax: 1 })
+  t.equal(one.app.redis, undefined)
+  t.equal((await one.app.inject({ url: '/books/1', headers: AUTH })).statusCode, 200)
+  t.equal((await two.app.inject({ url: '/books/1', headers: AUTH })).statusCode, 200, 'a budget of its own')
+  t.equal((await one.app.inject({ url: '/books/1', headers: AUTH })).statusCode, 429)
+})
+
+t.test('Redis out of reach at start: the app starts, serves, limits go unenforced, and it is said once', async (t) => {
+  const one = await replica(t, { redisUrl: 'redis://127.0.0.1:1', rateLimitMax: 1 })
+  for (let i = 0; i < 3; i++) t.equal((await one.app.inject({ url: '/books/1', headers: AUTH })).statusCode, 200)
+  await sleep(300)
+  t.equal(said(one, OUT_OF_REACH).length, 1, 'one line, however often the client retries')
+  t.equal(said(one, OUT_OF_REACH)[0].level, WARN)
+})
+
+t.test('with Redis', async (t) => {
+  if (!await needs(t, 'Redis')) return
+  /** Keys under a prefix of the subtest's own, deleted after it: budgets and totals start afresh. */
+  const fresh = (t: Test) => {
+    const redis = freshRedisPrefix()
+    t.teardown(redis.clear)
+    return redis
+  }
+
+  t.test('two replicas share one budget per key', async (t) => {
+    const redis = fresh(t)
+    const replicas = [await replica(t, { redisUrl: redis.url, rateLimitMax: 3 }), await replica(t, { redisUrl: redis.url, rateLimitMax: 3 })]
+    const statuses: number[] = []
+    for (let i = 0; i < 4; i++) statuses.push((await replicas[i % 2].app.inject({ url: '/books/1', headers: AUTH })).statusCode)
+    t.strictSame(statuses, [200, 200, 200, 429])
+    t.match(await keys(`${redis.prefix}rate-limit:*`), [/^gateway_test_\d+_[0-9a-f]+:rate-limit:key:[0-9a-f]{12}$/], 'under the URL\'s prefix, by the key\'s fingerprint')
+  })
+
+  t.test('on SQLite, totals stay in process: its version means nothing to another process', async (t) => {
+    const redis = fresh(t)
+    const one = await replica(t, { redisUrl: redis.url })
+    t.equal((await one.app.inject({ url: '/ledger', headers: AGENT })).json().total_entries, 1240)
+    t.strictSame(await keys(`${redis.prefix}count:*`), [])
+  })
+
+  t.test('Redis lost mid-run and back: served throughout, each change said once, then shared again', async (t) => {
+    const proxy = await tcpProxy(new URL(SERVICES.Redis))
+    t.teardown(proxy.close)
+    const url = new URL(fresh(t).url)
+    url.port = String(proxy.port)
+    const one = await replica(t, { redisUrl: url.toString(), rateLimitMax: 2, rateLimitWindow: 1 })
+    const get = async () => (await one.app.inject({ url: '/books/2', headers: AUTH })).statusCode
+    t.strictSame([await get(), await get(), await get()], [200, 200, 429], 'enforced while Redis answers')
+    await proxy.cut()
+    await until(() => said(one, OUT_OF_REACH).length > 0)
+    t.strictSame([await get(), await get(), await get()], [200, 200, 200], 'served, unlimited, while it is out of reach')
+    await proxy.restore()
+    await until(() => said(one, BACK).length > 0)
+    await sleep(1000)
+    t.strictSame([await get(), await get(), await get()], [200, 200, 429], 'enforced again once it is back')
+    t.equal(said(one, OUT_OF_REACH).length, 1)
+    t.equal(said(one, BACK).length, 1)
+  })
+
+  t.test('on PostgreSQL', async (t) => {
+    if (!await needs(t, 'PostgreSQL')) return
+    const schema = freshSchema()
+    t.teardown(schema.drop)
+
+    t.test('two replicas count a version of the data once between them', async (t) => {
+      const redis = fresh(t)
+      const replicas = [await replica(t, { databaseUrl: schema.url, redisUrl: redis.url }), await replica(t, { databaseUrl: schema.url, redisUrl: redis.url })]
+      const version = postgresDataVersion(replicas[0].app.db)
+      const counted = (one: Replica) => one.queries.filter((text) => /count\(\*\)/i.test(text)).length
+      // Other test files write to the same cluster: a run counts only if the version held throughout.
+      let held = false
+      for (let run = 0; run < 50 && !held; run++) {
+        const before = await version()
+        for (const one of replicas) one.queries.length = 0
+        t.equal((await replicas[0].app.inject({ url: '/ledger', headers: AGENT })).json().total_entries, 1240)
+        await sleep(20)
+        t.equal((await replicas[1].app.inject({ url: '/ledger', headers: AGENT })).json().total_entries, 1240)
+        held = await version() === before
+      }
+      t.ok(held, 'a run with no write anywhere in the cluster')
+      t.strictSame(replicas.map(counted), [1, 0], 'the second replica was given the first one\'s total')
+      t.equal((await keys(`${redis.prefix}count:*`)).length, 1, 'one entry per count')
+    })
+
+    t.test('with Redis out of reach, each replica counts for itself, and says why', async (t) => {
+      const one = await replica(t, { databaseUrl: schema.url, redisUrl: 'redis://127.0.0.1:1' })
+      t.equal((await one.app.inject({ url: '/ledger', headers: AGENT })).json().total_entries, 1240)
+      t.match(said(one, /^Redis failed a count cache command/), [{ level: WARN }])
+    })
+  })
+})
+
+/** The keys matching `pattern`, read with a client of its own (no prefix). */
+async function keys (pattern: string): Promise<string[]> {
+  const client = new Redis(SERVICES.Redis)
+  try {
+    return await client.keys(pattern)
+  } finally {
+    client.disconnect()
+  }
+}
+
+async function until (condition: () => boolean): Promise<void> {
+  for (let tries = 0; !condition(); tries++) {
+    if (tries > 500) throw new Error('timed out')
+    await sleep(10)
+  }
+}

@@ -1,0 +1,48 @@
+// PostgreSQL out of reach and back, through a proxy the test cuts: pooled connections lost while
+// idle are logged, every data route and readiness answer 503 meanwhile, liveness stays 200, and the
+// same app serves again once the database answers, without a restart.
+import Fastify from 'fastify'
+import fp from 'fastify-plugin'
+import t from 'tap'
+import app from '../../src/app.js'
+import { STORE_UNAVAILABLE_DETAIL } from '../../src/problem.js'
+import { AGENT, AUTH, KEY } from '../helpers/app.js'
+import { tcpProxy } from '../helpers/proxy.js'
+import { freshSchema, needs, SERVICES } from '../helpers/services.js'
+
+if (await needs(t, 'PostgreSQL')) {
+  const proxy = await tcpProxy(new URL(SERVICES.PostgreSQL))
+  t.teardown(proxy.close)
+  const schema = freshSchema()
+  t.teardown(schema.drop)
+  const url = new URL(schema.url)
+  url.port = String(proxy.port)
+  const logs: Array<{ level: number, msg: string }> = []
+  const server = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => { logs.push(JSON.parse(line)) } } } })
+  await server.register(fp(app), { databaseUrl: url.toString(), timeZone: 'UTC', apiKeys: [KEY] })
+  await server.ready()
+  t.teardown(() => server.close())
+  const status = async (path: string, headers: Record<string, string> = {}) => (await server.inject({ url: path, headers })).statusCode
+
+  t.test('served while the database answers', async (t) => {
+    t.strictSame([await status('/books', AUTH), await status('/ledger', AGENT), await status('/readyz')], [200, 200, 200])
+  })
+
+  t.test('out of reach: idle connections lost are logged, data and readiness answer 503, liveness 200', async (t) => {
+    await proxy.cut()
+    for (let tries = 0; !logs.some((line) => line.msg === 'store connection lost while idle') && tries < 200; tries++) await new Promise((resolve) => setTimeout(resolve, 10))
+    t.match(logs, [{ level: 40, msg: 'store connection lost while idle' }])
+    for (const [path, headers] of [['/books', AUTH], ['/books', AGENT], ['/invoices', AGENT], ['/ledger', {}]] as const) {
+      const res = await server.inject({ url: path, headers })
+      t.equal(res.statusCode, 503, `${path} ${headers === AGENT ? 'agent' : 'plain'}`)
+      t.equal(res.json().detail, STORE_UNAVAILABLE_DETAIL)
+    }
+    t.equal(await status('/readyz'), 503)
+    t.equal(await status('/healthz'), 200)
+  })
+
+  t.test('back: the same app serves again', async (t) => {
+    await proxy.restore()
+    t.strictSame([await status('/books', AUTH), await status('/ledger', AGENT), await status('/readyz')], [200, 200, 200])
+  })
+}
