@@ -1,5 +1,6 @@
 // The process's configuration, read from the environment once and validated, so a bad value
 // stops the server at start with one line naming the variable.
+import { isPostgresUrl, postgresSettings } from './store/postgres-url.js'
 import { isTimeZone } from './time.js'
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -12,7 +13,18 @@ export interface Config {
   /** Empty when API_KEYS is unset or empty: the server then generates one and logs it once. */
   readonly apiKeys: readonly string[]
   readonly logLevel: typeof LOG_LEVELS[number]
+  /** Browser origins allowed to call the API (CORS). Empty: CORS is off. */
+  readonly corsOrigins: readonly string[]
+  /** Requests one key (or one address, on open routes) may make per window; 0 turns the limit off. */
+  readonly rateLimitMax: number
+  /** The rate limit's window, in seconds. */
+  readonly rateLimitWindow: number
+  /** The Redis replicas share rate limits and totals through; absent: both stay in process. */
+  readonly redisUrl?: string
 }
+
+/** Per key (or address) and window, when RATE_LIMIT_MAX and RATE_LIMIT_WINDOW are unset. */
+export const RATE_LIMIT_DEFAULTS = { max: 1000, windowSeconds: 60 } as const
 
 export class ConfigError extends Error {
   override name = 'ConfigError'
@@ -23,10 +35,14 @@ export function loadConfig (env: Readonly<Record<string, string | undefined>>): 
   return {
     port: readPort(env.PORT),
     host: nonEmpty('HOST', env.HOST ?? '127.0.0.1'),
-    databaseUrl: nonEmpty('DATABASE_URL', env.DATABASE_URL ?? 'data/catalogue.sqlite'),
+    databaseUrl: readDatabaseUrl(env.DATABASE_URL ?? 'data/catalogue.sqlite'),
     timeZone: readTimeZone(env.TIME_ZONE),
     apiKeys: readKeys(env.API_KEYS),
-    logLevel: readLogLevel(env.LOG_LEVEL)
+    logLevel: readLogLevel(env.LOG_LEVEL),
+    corsOrigins: readOrigins(env.CORS_ORIGINS),
+    rateLimitMax: readWhole('RATE_LIMIT_MAX', env.RATE_LIMIT_MAX ?? String(RATE_LIMIT_DEFAULTS.max), 0, 'a whole number of requests (0 turns rate limiting off)'),
+    rateLimitWindow: readWhole('RATE_LIMIT_WINDOW', env.RATE_LIMIT_WINDOW ?? String(RATE_LIMIT_DEFAULTS.windowSeconds), 1, 'a whole number of seconds from 1'),
+    ...readRedisUrl(env.REDIS_URL)
   }
 }
 
@@ -34,6 +50,24 @@ function readPort (value = '3000'): number {
   const port = Number(value)
   if (!/^\d+$/.test(value) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a port number from 0 to 65535; got ${JSON.stringify(value)}.`)
   return port
+}
+
+/** A SQLite path as it is; a PostgreSQL URL checked now, so a bad one is not found at the first connection. */
+function readDatabaseUrl (value: string): string {
+  nonEmpty('DATABASE_URL', value)
+  if (!isPostgresUrl(value)) return value
+  try {
+    postgresSettings(value)
+  } catch (error) {
+    throw new ConfigError(`DATABASE_URL is not a usable PostgreSQL URL: ${(error as Error).message}`)
+  }
+  return value
+}
+
+function readRedisUrl (value: string | undefined): Pick<Config, 'redisUrl'> {
+  if (value === undefined || value.trim() === '') return {}
+  if (!/^rediss?:\/\//.test(value) || !URL.canParse(value)) throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL such as "redis://127.0.0.1:6379".')
+  return { redisUrl: value }
 }
 
 function readTimeZone (value = 'UTC'): string {
@@ -51,6 +85,27 @@ function readKeys (value: string | undefined): string[] {
 function readLogLevel (value = 'info'): Config['logLevel'] {
   if (!(LOG_LEVELS as readonly string[]).includes(value)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got ${JSON.stringify(value)}.`)
   return value as Config['logLevel']
+}
+
+/** Origins as a browser sends them (scheme, host, port; nothing after), so a match is exact. */
+function readOrigins (value: string | undefined): string[] {
+  if (value === undefined || value.trim() === '') return []
+  const origins = value.split(',').map((origin) => origin.trim())
+  const bad = origins.find((origin) => !isOrigin(origin))
+  if (bad !== undefined) throw new ConfigError(`CORS_ORIGINS must be a comma-separated list of origins such as "https://app.example.com" (scheme, host and port, no path); got ${JSON.stringify(bad)}.`)
+  return origins
+}
+
+function isOrigin (text: string): boolean {
+  if (!URL.canParse(text)) return false
+  const url = new URL(text)
+  return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === text
+}
+
+function readWhole (name: string, value: string, least: number, what: string): number {
+  const number = Number(value)
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(number) || number < least) throw new ConfigError(`${name} must be ${what}; got ${JSON.stringify(value)}.`)
+  return number
 }
 
 function nonEmpty (name: string, value: string): string {

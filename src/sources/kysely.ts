@@ -1,6 +1,8 @@
 // A kysely query as a source: COUNT over it, then LIMIT/OFFSET for a page, and a streamed read for
 // the whole list. The query must order by a stable key, so pages never overlap or skip.
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely'
+import { PostgresIntrospector, SqliteIntrospector, sql, type Kysely, type SelectQueryBuilder } from 'kysely'
+import { countKey, sqliteDataVersion, uncachedCounts, versionedCountCache, type CountCache } from './count-cache.js'
+import { postgresDataVersion } from './postgres-version.js'
 import type { ListSource, RecordSource } from './source.js'
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -11,6 +13,12 @@ export interface KyselySourceOptions<Row, Out> {
   decode?: (row: Row) => Out
   /** Rows fetched per round trip while streaming. */
   chunkSize?: number
+  /**
+   * Where totals are remembered while the data is unchanged; `false` counts on every request.
+   * Default: the database's own (`useCountCache`), else one per database that its data's version
+   * invalidates (SQLite's `PRAGMA data_version`, PostgreSQL's current snapshot); elsewhere none.
+   */
+  countCache?: CountCache | false
 }
 
 export function kyselySource<Args, Row, Out = Row> (
@@ -21,12 +29,12 @@ export function kyselySource<Args, Row, Out = Row> (
 ): ListSource<Args, Out> {
   const decode = options.decode ?? ((row: Row) => row as unknown as Out)
   const chunkSize = options.chunkSize ?? 1000
+  const cache = countCacheFor(db, options.countCache)
   return {
     count: async (args) => {
       // COUNT over the query itself, so filters, joins and DISTINCT count as they select.
-      const counted = db.selectFrom(query(args).clearOrderBy().as('counted')).select(sql<string | number>`count(*)`.as('count'))
-      const { count } = await counted.executeTakeFirstOrThrow()
-      return Number(count)
+      const counted = db.selectFrom(query(args).clearOrderBy().as('counted')).select(sql<string | number>`count(*)`.as('count')).compile()
+      return await cache.count(countKey(counted.sql, counted.parameters), async () => Number((await db.executeQuery(counted)).rows[0].count))
     },
     slice: async (args, offset, limit) => (await query(args).limit(limit).offset(offset).execute()).map(decode),
     stream: (args) => decoded(query(args).stream(chunkSize), decode)
@@ -44,6 +52,38 @@ export function kyselyRecordSource<Args, Row, Out = Row> (
       return row === undefined ? undefined : decode(row)
     }
   }
+}
+
+const databaseCaches = new WeakMap<Kysely<any>, CountCache>()
+
+/**
+ * Makes `cache` the one `db`'s sources count through when they choose none, e.g. one whose totals
+ * replicas share; sources made before keep theirs, so call it before the routes are registered.
+ */
+export function useCountCache (db: Kysely<any>, cache: CountCache): void {
+  databaseCaches.set(db, cache)
+}
+
+/**
+ * The cache a source counts through: the one chosen, or the database's own, shared by its sources
+ * (one bound on what is remembered, one version); none where the data has no cheap version.
+ */
+function countCacheFor (db: Kysely<any>, chosen: CountCache | false | undefined): CountCache {
+  if (chosen !== undefined) return chosen === false ? uncachedCounts : chosen
+  let cache = databaseCaches.get(db)
+  if (cache === undefined) {
+    const version = dataVersionOf(db)
+    if (version === undefined) return uncachedCounts
+    cache = versionedCountCache({ version })
+    databaseCaches.set(db, cache)
+  }
+  return cache
+}
+
+function dataVersionOf (db: Kysely<any>): (() => Promise<string>) | undefined {
+  if (db.introspection instanceof SqliteIntrospector) return sqliteDataVersion(db)
+  if (db.introspection instanceof PostgresIntrospector) return postgresDataVersion(db)
+  return undefined
 }
 
 async function * decoded<Row, Out> (rows: AsyncIterable<Row>, decode: (row: Row) => Out): AsyncIterable<Out> {

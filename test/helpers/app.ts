@@ -1,7 +1,11 @@
-// A fresh gateway per test file: an in-memory store with the demo catalogue and one known key.
+// A fresh gateway per test file: an in-memory store with the demo catalogue and one known key; or,
+// when a suite runs again on PostgreSQL (onPostgres), a fresh schema per app, dropped after.
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
+import type { Test } from 'tap'
 import app, { type AppOptions } from '../../src/app.js'
+import { serverOptions } from '../../src/server.js'
+import { freshSchema, needs } from './services.js'
 
 export const KEY = 'test-key-0123456789abcdef'
 export const AUTH = { authorization: `Bearer ${KEY}` } as const
@@ -11,20 +15,48 @@ interface Teardown { after: (fn: () => unknown) => void }
 
 export interface TestApp {
   app: FastifyInstance
+  /** Every route the app registered, in order. */
+  routes: readonly RouteOptions[]
   /** The response schema a route declares for a status and media type. */
   declaredSchema: (url: string, status: number, mediaType: string) => object
 }
 
+interface Store { url: string, drop: () => Promise<void> }
+
+/** Where an app keeps its catalogue unless the test names a DATABASE_URL. */
+let freshStore = (): Store => ({ url: ':memory:', drop: async () => {} })
+
+/**
+ * Runs a test file's suite again on PostgreSQL: `load` imports the file, and every app it builds
+ * gets a fresh schema. When PostgreSQL does not answer, `t` skips (or fails, where it is required).
+ */
+export async function onPostgres (t: Test, load: () => Promise<unknown>): Promise<void> {
+  if (!await needs(t, 'PostgreSQL')) return
+  freshStore = freshSchema
+  await load()
+}
+
 export async function buildApp (t: Teardown, options: Partial<AppOptions> = {}): Promise<TestApp> {
-  const fastify = Fastify({ logger: false })
+  // The server `npm start` runs (its limits, its problem+json for unroutable URLs), without logs.
+  const fastify = Fastify({ ...serverOptions('silent'), logger: false })
   const routes: RouteOptions[] = []
   fastify.addHook('onRoute', (route) => { routes.push(route) })
+  const store: Store = options.databaseUrl === undefined ? freshStore() : { url: options.databaseUrl, drop: async () => {} }
+  t.after(async () => {
+    try {
+      await fastify.close()
+    } finally {
+      await store.drop()
+    }
+  })
   // Unencapsulated, so tests can reach the app's decorators (app.db).
-  await fastify.register(fp(app), { databaseUrl: ':memory:', timeZone: 'UTC', apiKeys: [KEY], ...options })
+  // A test process is busy by nature: its event-loop lag is not load to shed (tests of shedding set it).
+  const quiet = { loadShedding: { maxEventLoopDelay: 0 } }
+  await fastify.register(fp(app), { timeZone: 'UTC', apiKeys: [KEY], ...quiet, ...options, databaseUrl: store.url })
   await fastify.ready()
-  t.after(() => fastify.close())
   return {
     app: fastify,
+    routes,
     declaredSchema: (url, status, mediaType) => {
       const route = routes.find((r) => r.url === url && r.method === 'GET')
       const response = (route?.schema?.response as Record<number, { content?: Record<string, { schema: object }> }> | undefined)?.[status]

@@ -49,13 +49,16 @@ t.test('the agent variant is negotiated by Accept too', async (t) => {
   t.match(res.headers.vary, /X-Audience/i)
 })
 
-t.test('an agent page is one COUNT then one LIMIT/OFFSET query', async (t) => {
+t.test('an agent page is a version read, a COUNT unless the total is remembered, then one LIMIT/OFFSET query', async (t) => {
   queries.length = 0
   await get('/books?page=2&limit=1', AGENT)
-  t.equal(queries.length, 2)
-  t.match(queries[0], /count\(\*\)/i)
-  t.match(queries[1], /limit \? offset \?/i)
-  t.notMatch(queries[1], /count/i)
+  // Whether the COUNT runs depends on writes since the total was counted: on PostgreSQL, anywhere
+  // in the cluster (other test files included), so either is right here; more is not.
+  const [version, ...rest] = queries
+  t.match(version, /data_version|pg_current_snapshot/, 'the count cache reads the data\'s version')
+  t.ok(rest.length === 1 || (rest.length === 2 && /count\(\*\)/i.test(rest[0])), 'at most one COUNT')
+  t.match(rest.at(-1), /limit (?:\?|\$\d+) offset (?:\?|\$\d+)/i)
+  t.notMatch(rest.at(-1), /count/i)
 })
 
 t.test('clamps', async (t) => {
@@ -81,8 +84,8 @@ t.test('clamps', async (t) => {
 t.test('a page past the end is clamped against the count, never an unbounded OFFSET', async (t) => {
   queries.length = 0
   await get('/books?page=1000000&limit=2', AGENT)
-  t.match(queries[1], /offset/i)
-  t.equal(queries.length, 2)
+  t.equal(queries.filter((sql) => /offset/i.test(sql)).length, 1, 'one page read')
+  t.equal(queries.at(-1), queries.find((sql) => /offset/i.test(sql)), 'after the total is known')
 })
 
 t.test('unknown argument: 400 naming it', async (t) => {

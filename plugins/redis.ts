@@ -1,0 +1,63 @@
+// The Redis that replicas share state through (rate-limit budgets, counted totals) when REDIS_URL is
+// set. It helps and is never needed: the gateway starts and serves while Redis is out of reach, its
+// users fall back (limits unenforced, totals counted in process), and each change of state is logged once.
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import { Redis, type RedisOptions as ClientOptions } from 'ioredis'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The shared Redis, or undefined when REDIS_URL is unset and state stays in this process. */
+    redis: Redis | undefined
+  }
+}
+
+export interface RedisOptions {
+  /** `redis://` or `rediss://`; `?keyPrefix=name:` keeps deployments sharing one Redis apart. */
+  url?: string
+}
+
+/** Keys are prefixed with this unless the URL's `keyPrefix` says otherwise. */
+export const DEFAULT_KEY_PREFIX = 'audience-gateway:'
+
+/**
+ * Fail fast, never queue: a command on a Redis that is down fails at once, one that hangs fails
+ * after half a second, and the request goes on without it. The client reconnects by itself.
+ */
+export const CLIENT_OPTIONS: ClientOptions = {
+  lazyConnect: true,
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 1,
+  connectTimeout: 2000,
+  commandTimeout: 500,
+  keyPrefix: DEFAULT_KEY_PREFIX
+}
+
+async function redis (app: FastifyInstance, options: RedisOptions): Promise<void> {
+  if (options.url === undefined) {
+    app.decorate('redis', undefined)
+    return
+  }
+  // The URL's own options (keyPrefix, db, credentials) win over these defaults.
+  const client = new Redis(options.url, CLIENT_OPTIONS)
+  let reachable: boolean | undefined
+  // The client reports each failed attempt while it retries: only the change is worth a line.
+  client.on('error', (err: Error) => {
+    if (reachable === false) return
+    reachable = false
+    app.log.warn({ err }, 'Redis out of reach: rate limits are not enforced and totals are counted in this process until it is back')
+  })
+  client.on('ready', () => {
+    if (reachable === false) app.log.info('Redis reachable again: rate limits and totals are shared again')
+    reachable = true
+  })
+  app.decorate('redis', client)
+  app.addHook('onClose', async () => {
+    // QUIT lets replies in flight arrive; a Redis that is out of reach gets none, and is left at once.
+    await client.quit().catch(() => { client.disconnect() })
+  })
+  // A Redis out of reach at start is not a failed start: the error is logged above, and the client retries.
+  await client.connect().catch(() => {})
+}
+
+export default fp(redis, { name: 'redis' })

@@ -1,0 +1,96 @@
+// Plain lists stream from PostgreSQL through a server-side cursor: DECLARE once, then FETCH a chunk
+// at a time on the connection kysely holds for the stream, so a list of any length costs one chunk
+// of memory, and is one consistent snapshot. kysely's dialect takes a cursor class (usually the
+// pg-cursor package); this one needs nothing beyond pg, only a pool whose clients open it.
+import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely'
+import type pg from 'pg'
+
+/** `pool` as kysely's dialect sees it: the same clients, which also open a DeclaredCursor. */
+export function cursorPool (pool: pg.Pool): PostgresPool {
+  // kysely keeps one connection object per client it is given: each client is wrapped once.
+  const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>()
+  return {
+    connect: async () => {
+      const client = await pool.connect()
+      let cursorClient = wrapped.get(client)
+      if (cursorClient === undefined) {
+        cursorClient = openingCursors(client)
+        wrapped.set(client, cursorClient)
+      }
+      return cursorClient
+    },
+    end: async () => { await pool.end() }
+  }
+}
+
+let declared = 0
+
+/** A query read a chunk at a time (kysely's `cursor` option): made by kysely, opened by the client. */
+export class DeclaredCursor<Row> implements PostgresCursor<Row> {
+  readonly #sql: string
+  readonly #parameters: unknown[]
+  readonly #name = `gateway_stream_${++declared}`
+  #client: pg.PoolClient | undefined
+  #declared: Promise<void> | undefined
+  /** Whether the cursor began the transaction it lives in, and so ends it. */
+  #began = false
+  /** Whether one of its statements failed, failing the transaction it lives in. */
+  #failed = false
+
+  constructor (sql: string, parameters: unknown[]) {
+    this.#sql = sql
+    this.#parameters = parameters
+  }
+
+  /** Binds the cursor to the connection it runs on; nothing is sent before the first read. */
+  open (client: pg.PoolClient): this {
+    this.#client = client
+    return this
+  }
+
+  async read (rows: number): Promise<Row[]> {
+    const client = this.#client!
+    try {
+      this.#declared ??= this.#declare(client)
+      await this.#declared
+      return (await client.query(`fetch forward ${rows} from ${this.#name}`)).rows as Row[]
+    } catch (error) {
+      // Known here, not from the client: pg reports a failure before the server's transaction status.
+      this.#failed = true
+      throw error
+    }
+  }
+
+  /** Called by kysely, after at least one read, when the stream ends, is abandoned, or failed. */
+  async close (): Promise<void> {
+    const client = this.#client!
+    if (this.#began) {
+      // Ending the transaction closes the cursor; a failed one can only be rolled back.
+      await client.query(this.#failed ? 'rollback' : 'commit')
+    } else if (!this.#failed) {
+      // The caller's transaction goes on without the cursor (kysely lets no other statement of the
+      // transaction run mid-stream); a failed one is the caller's to roll back, cursor and all.
+      await client.query(`close ${this.#name}`)
+    }
+  }
+
+  async #declare (client: pg.PoolClient): Promise<void> {
+    // A cursor lives in a transaction: its own, unless the stream already runs in one.
+    if (client.getTransactionStatus() === 'I') {
+      await client.query('begin')
+      this.#began = true
+    }
+    await client.query(`declare ${this.#name} no scroll cursor for ${this.#sql}`, this.#parameters)
+  }
+}
+
+/** The client as kysely uses it: queries go to pg as they are, a cursor is opened on this client. */
+function openingCursors (client: pg.PoolClient): PostgresPoolClient {
+  return {
+    query: function query (text: string | DeclaredCursor<unknown>, parameters?: readonly unknown[]) {
+      if (typeof text !== 'string') return text.open(client)
+      return client.query(text, parameters as unknown[]) as unknown as Promise<PostgresQueryResult<unknown>>
+    } as PostgresPoolClient['query'],
+    release: (destroy?: boolean) => { client.release(destroy) }
+  }
+}

@@ -1,0 +1,43 @@
+// PostgreSQL, the store several replicas share: kysely over a `pg` pool, the catalogue in the
+// schema the URL names (created when missing), plain lists streamed through a server-side cursor.
+import { Kysely, PostgresDialect, sql } from 'kysely'
+import pg from 'pg'
+import type { Database, Db } from './database.js'
+import { queryLogger, type StoreOptions } from './options.js'
+import { cursorPool, DeclaredCursor } from './postgres-cursor.js'
+import { postgresSettings } from './postgres-url.js'
+
+export interface PostgresStore {
+  readonly db: Db
+  /** The schema the URL names, or undefined for the server's default search_path. */
+  readonly schema: string | undefined
+}
+
+/**
+ * Every replica sets the catalogue up under this advisory lock (one per database), so replicas
+ * starting together never race to create the same schema or table, which PostgreSQL refuses.
+ */
+export const SET_UP_LOCK = 0x61_75_64_67
+
+/** Connects lazily: no connection is opened before the first query. */
+export function connectPostgres (url: string, options: StoreOptions = {}): PostgresStore {
+  const { connectionString, options: startup, schema } = postgresSettings(url)
+  const pool = new pg.Pool({ connectionString, options: startup })
+  // Without a listener, an idle client's failure would be an uncaught error ending the process.
+  pool.on('error', (error) => { options.onConnectionError?.(error) })
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: cursorPool(pool), cursor: DeclaredCursor }), log: queryLogger(options) })
+  return { db, schema }
+}
+
+/** Runs `setUp` on one connection, in `schema` (created if missing), holding the set-up lock. */
+export async function setUpPostgres ({ db, schema }: PostgresStore, setUp: (db: Db) => Promise<void>): Promise<void> {
+  await db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${SET_UP_LOCK})`.execute(connection)
+    try {
+      if (schema !== undefined) await sql`create schema if not exists ${sql.id(schema)}`.execute(connection)
+      await setUp(connection)
+    } finally {
+      await sql`select pg_advisory_unlock(${SET_UP_LOCK})`.execute(connection)
+    }
+  })
+}

@@ -1,0 +1,159 @@
+// Scenario 1: 50-row pages of a 10,000-row table, end to end over loopback. The gateway's agent
+// envelope (as shipped, counted on every request, and without the cross-cutting plugins), its
+// plain list, and the two hand-written references, each server in its own process, bytes
+// compared before anything is measured, then measured in alternation (see alternate.ts).
+import { startServer, type ServerProcess } from './child.js'
+import { AGENT, AUTH, body } from './http.js'
+import { alternate } from './alternate.js'
+import type { LoadResult } from './load.js'
+import { median, medianOf, round, type Row, type Verdict } from './report.js'
+import type { ServerKind } from './server.js'
+import { UNCACHED_URL } from './servers/gateway.js'
+import { AGENT_URL } from './servers/hand-fastify.js'
+import type { BenchSettings } from './settings.js'
+
+/** Pages spread over the table, cycled by every connection, so no single offset is favoured. */
+const PAGES = [1, 50, 100, 150, 200]
+
+interface Subject {
+  readonly id: string
+  readonly kind: ServerKind
+  readonly label: string
+  /** Which bodies must be byte-identical to which. */
+  readonly compares: 'agent' | 'plain'
+  readonly paths: readonly string[]
+  readonly headers: Record<string, string>
+}
+
+const pages = (url: string) => PAGES.map((page) => `${url}?page=${page}&limit=50`)
+
+const SUBJECTS: readonly Subject[] = [
+  { id: 'gateway-agent', kind: 'gateway', label: 'gateway, agent envelope', compares: 'agent', paths: pages('/books'), headers: AGENT },
+  { id: 'gateway-agent-uncached', kind: 'gateway', label: 'gateway, agent, COUNT every request', compares: 'agent', paths: pages(UNCACHED_URL), headers: AGENT },
+  { id: 'core-agent', kind: 'gateway-core', label: 'gateway core (no cross-cutting plugins), agent', compares: 'agent', paths: pages('/books'), headers: AGENT },
+  { id: 'fastify-agent', kind: 'fastify', label: 'hand-written Fastify, agent', compares: 'agent', paths: pages(AGENT_URL), headers: AUTH },
+  { id: 'express-agent', kind: 'express', label: 'hand-written Express 5, agent', compares: 'agent', paths: pages(AGENT_URL), headers: AUTH },
+  { id: 'gateway-plain', kind: 'gateway', label: 'gateway, plain list (10,000 rows, streamed)', compares: 'plain', paths: ['/books'], headers: AUTH },
+  { id: 'fastify-plain', kind: 'fastify', label: 'hand-written Fastify, plain list', compares: 'plain', paths: ['/books'], headers: AUTH },
+  { id: 'express-plain', kind: 'express', label: 'hand-written Express 5, plain list', compares: 'plain', paths: ['/books'], headers: AUTH }
+]
+
+const KINDS: readonly ServerKind[] = ['gateway', 'gateway-core', 'fastify', 'express']
+
+export interface EndToEndResult {
+  readonly rows: Row[]
+  readonly verdicts: Verdict[]
+  readonly summary: Record<string, unknown>
+}
+
+export async function endToEnd (databasePath: string, key: string, settings: BenchSettings, log: (line: string) => void): Promise<EndToEndResult> {
+  const expected: Partial<Record<Subject['compares'], string[]>> = {}
+  const runs: Record<string, LoadResult[]> = {}
+  for (const compares of ['agent', 'plain'] as const) {
+    const subjects = SUBJECTS.filter((subject) => subject.compares === compares)
+    const servers = new Map<ServerKind, ServerProcess>()
+    try {
+      for (const kind of KINDS.filter((k) => subjects.some((subject) => subject.kind === k))) {
+        const server = await startServer(kind, databasePath, key)
+        servers.set(kind, server)
+        // Bytes first: nothing is measured that does not serve exactly what the gateway serves.
+        for (const subject of subjects.filter((s) => s.kind === kind)) await assertSameBodies(server, subject, expected)
+      }
+      log(`end to end, ${compares}: ${subjects.map((subject) => subject.label).join('; ')}`)
+      Object.assign(runs, await alternate(subjects.map((subject) => ({ ...subject, server: servers.get(subject.kind)! })), settings, log))
+    } finally {
+      for (const server of servers.values()) await server.stop()
+    }
+  }
+  return summarize(runs, settings)
+}
+
+function summarize (runs: Record<string, LoadResult[]>, settings: BenchSettings): EndToEndResult {
+  const medians = Object.fromEntries(Object.entries(runs).map(([id, results]) => [id, medianOf(results.map(({ rps, p50, p99, cpuUs }) => ({ rps, p50, p99, cpuUs })))]))
+  // Ratios per round (the two measured seconds apart), then their median. Throughput as
+  // measured, and the same from CPU time per request (the reference's over the subject's).
+  const ratio = (a: string, b: string) => median(runs[a].map((result, i) => result.rps / runs[b][i].rps))
+  const cpuRatio = (a: string, b: string) => median(runs[a].map((result, i) => runs[b][i].cpuUs / result.cpuUs))
+  const ratios = {
+    agentToFastify: ratio('gateway-agent', 'fastify-agent'),
+    agentToExpress: ratio('gateway-agent', 'express-agent'),
+    uncachedAgentToFastify: ratio('gateway-agent-uncached', 'fastify-agent'),
+    coreAgentToFastify: ratio('core-agent', 'fastify-agent'),
+    plainToFastify: ratio('gateway-plain', 'fastify-plain'),
+    plainToExpress: ratio('gateway-plain', 'express-plain'),
+    cpu: {
+      agentToFastify: cpuRatio('gateway-agent', 'fastify-agent'),
+      agentToExpress: cpuRatio('gateway-agent', 'express-agent'),
+      uncachedAgentToFastify: cpuRatio('gateway-agent-uncached', 'fastify-agent'),
+      coreAgentToFastify: cpuRatio('core-agent', 'fastify-agent'),
+      plainToFastify: cpuRatio('gateway-plain', 'fastify-plain'),
+      plainToExpress: cpuRatio('gateway-plain', 'express-plain')
+    }
+  }
+  const against = (fastify: number, express?: number, cpuFastify?: number, cpuExpress?: number) => ({
+    'x Fastify': round(fastify),
+    ...(express === undefined ? {} : { 'x Express': round(express) }),
+    ...(cpuFastify === undefined ? {} : { 'CPU x Fastify': round(cpuFastify) }),
+    ...(cpuExpress === undefined ? {} : { 'CPU x Express': round(cpuExpress) })
+  })
+  const extra: Record<string, Record<string, number>> = {
+    'gateway-agent': against(ratios.agentToFastify, ratios.agentToExpress, ratios.cpu.agentToFastify, ratios.cpu.agentToExpress),
+    'gateway-agent-uncached': against(ratios.uncachedAgentToFastify, undefined, ratios.cpu.uncachedAgentToFastify),
+    'core-agent': against(ratios.coreAgentToFastify, undefined, ratios.cpu.coreAgentToFastify),
+    'gateway-plain': against(ratios.plainToFastify, ratios.plainToExpress, ratios.cpu.plainToFastify, ratios.cpu.plainToExpress)
+  }
+  const rows: Row[] = SUBJECTS.map((subject) => ({
+    scenario: '1 end to end, 10,000 rows',
+    subject: subject.label,
+    figures: {
+      'req/s': medians[subject.id].rps,
+      'p50 ms': medians[subject.id].p50,
+      'p99 ms': medians[subject.id].p99,
+      'CPU us/req': medians[subject.id].cpuUs,
+      ...extra[subject.id]
+    }
+  }))
+  const r = (value: number) => round(value)
+  return {
+    rows,
+    verdicts: [
+      {
+        target: 'agent envelope >= 0.9 x hand-written Fastify (req/s)',
+        measured: `${r(ratios.agentToFastify)} x (by CPU per request ${r(ratios.cpu.agentToFastify)} x; gateway core ${r(ratios.coreAgentToFastify)} x, by CPU ${r(ratios.cpu.coreAgentToFastify)} x; COUNT on every request ${r(ratios.uncachedAgentToFastify)} x)`,
+        holds: ratios.agentToFastify >= 0.9
+      },
+      {
+        target: 'agent envelope above hand-written Express 5 (req/s)',
+        measured: `${r(ratios.agentToExpress)} x (by CPU per request ${r(ratios.cpu.agentToExpress)} x)`,
+        holds: ratios.agentToExpress > 1
+      },
+      {
+        target: 'plain list of 10,000 rows (streamed) against the references, no target',
+        measured: `${r(ratios.plainToFastify)} x Fastify, ${r(ratios.plainToExpress)} x Express (by CPU ${r(ratios.cpu.plainToFastify)} x, ${r(ratios.cpu.plainToExpress)} x)`,
+        holds: null
+      }
+    ],
+    summary: {
+      table: '10,000 rows, 50-row pages',
+      pages: PAGES,
+      connections: settings.connections,
+      subjects: Object.fromEntries(SUBJECTS.map((subject) => [subject.id, { label: subject.label, median: medians[subject.id], rounds: runs[subject.id] }])),
+      ratios
+    }
+  }
+}
+
+/** Every body `subject` serves equals, byte for byte, what the first server of its kind served. */
+async function assertSameBodies (server: ServerProcess, subject: Subject, expected: Partial<Record<Subject['compares'], string[]>>): Promise<void> {
+  const bodies = await Promise.all(subject.paths.map((path) => body(server.url + path, subject.headers)))
+  const reference = expected[subject.compares]
+  if (reference === undefined) {
+    // The first bodies become the reference: make sure they are the pages asked for.
+    if (subject.compares === 'agent' && !bodies.every((text) => JSON.parse(text).items.length === 50)) throw new Error(`${subject.label}: a page is not 50 items.`)
+    expected[subject.compares] = bodies
+    return
+  }
+  bodies.forEach((text, i) => {
+    if (text !== reference[i]) throw new Error(`${subject.label}: ${subject.paths[i]} differs from the reference body (${text.length} vs ${reference[i].length} bytes).`)
+  })
+}

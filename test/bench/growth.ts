@@ -1,0 +1,86 @@
+// Scenario 4: how an agent page's cost grows with the table. Page 1 of a small and of a large
+// table, through the shipped route (count cache) and through one that counts on every request,
+// and a page near the end of the large table, where SQLite's OFFSET walks every row before it.
+import { alternate } from './alternate.js'
+import { startServer, type ServerProcess } from './child.js'
+import { AGENT } from './http.js'
+import type { LoadResult } from './load.js'
+import { median, medianOf, round, type Row, type Verdict } from './report.js'
+import { UNCACHED_URL } from './servers/gateway.js'
+import type { BenchSettings } from './settings.js'
+
+export interface Table {
+  readonly path: string
+  readonly rows: number
+}
+
+interface Subject {
+  readonly id: string
+  readonly table: 'small' | 'large'
+  readonly label: string
+  readonly path: string
+}
+
+export async function growth (small: Table, large: Table, key: string, settings: BenchSettings, log: (line: string) => void): Promise<{ rows: Row[], verdicts: Verdict[], summary: Record<string, unknown> }> {
+  const deepPage = Math.ceil(large.rows / 50) - 1
+  const n = (count: number) => count.toLocaleString('en-US')
+  const subjects: Subject[] = [
+    { id: 'small-page1', table: 'small', label: `page 1 of ${n(small.rows)}`, path: '/books?page=1&limit=50' },
+    { id: 'small-page1-uncached', table: 'small', label: `page 1 of ${n(small.rows)}, COUNT every request`, path: `${UNCACHED_URL}?page=1&limit=50` },
+    { id: 'large-page1', table: 'large', label: `page 1 of ${n(large.rows)}`, path: '/books?page=1&limit=50' },
+    { id: 'large-page1-uncached', table: 'large', label: `page 1 of ${n(large.rows)}, COUNT every request`, path: `${UNCACHED_URL}?page=1&limit=50` },
+    { id: 'large-deep', table: 'large', label: `page ${n(deepPage)} of ${n(large.rows)} (offset ${n((deepPage - 1) * 50)})`, path: `/books?page=${deepPage}&limit=50` }
+  ]
+  const servers: Partial<Record<Subject['table'], ServerProcess>> = {}
+  let runs: Record<string, LoadResult[]>
+  try {
+    servers.small = await startServer('gateway', small.path, key)
+    servers.large = await startServer('gateway', large.path, key)
+    log(`cost growth: ${subjects.map((subject) => subject.label).join('; ')}`)
+    runs = await alternate(subjects.map((subject) => ({ ...subject, server: servers[subject.table]!, paths: [subject.path], headers: AGENT })), settings, log)
+  } finally {
+    for (const server of Object.values(servers)) await server.stop()
+  }
+  const medians = Object.fromEntries(Object.entries(runs).map(([id, list]) => [id, medianOf(list.map(({ rps, p50, p99, cpuUs }) => ({ rps, p50, p99, cpuUs })))]))
+  // Cost is time per request at the same concurrency: the inverse of throughput.
+  const cost = (a: string, b: string) => median(runs[a].map((result, i) => runs[b][i].rps / result.rps))
+  const cpuCost = (a: string, b: string) => median(runs[a].map((result, i) => result.cpuUs / runs[b][i].cpuUs))
+  const pageOne = cost('large-page1', 'small-page1')
+  const pageOneUncached = cost('large-page1-uncached', 'small-page1-uncached')
+  const deep = cost('large-deep', 'large-page1')
+  const cpu = {
+    largeToSmallPage1: cpuCost('large-page1', 'small-page1'),
+    largeToSmallPage1Uncached: cpuCost('large-page1-uncached', 'small-page1-uncached'),
+    deepToPage1: cpuCost('large-deep', 'large-page1')
+  }
+  const figures = (id: string, extra: Record<string, number> = {}) => ({ 'req/s': medians[id].rps, 'p50 ms': medians[id].p50, 'p99 ms': medians[id].p99, 'CPU us/req': medians[id].cpuUs, ...extra })
+  return {
+    rows: subjects.map((subject) => ({
+      scenario: '4 cost growth',
+      subject: subject.label,
+      figures: figures(subject.id, subject.id === 'large-page1'
+        ? { 'cost x small': round(pageOne) }
+        : subject.id === 'large-page1-uncached'
+          ? { 'cost x small': round(pageOneUncached) }
+          : subject.id === 'large-deep' ? { 'cost x page 1': round(deep) } : {})
+    })),
+    verdicts: [
+      {
+        target: `agent page 1 of ${n(large.rows)} rows within 2 x page 1 of ${n(small.rows)}`,
+        measured: `${round(pageOne)} x (by CPU per request ${round(cpu.largeToSmallPage1)} x; COUNT on every request ${round(pageOneUncached)} x, by CPU ${round(cpu.largeToSmallPage1Uncached)} x)`,
+        holds: pageOne <= 2
+      },
+      {
+        target: `deep page (offset ${n((deepPage - 1) * 50)}) of ${n(large.rows)} rows, no target (OFFSET is O(offset) on SQLite)`,
+        measured: `${round(deep, 1)} x page 1 (by CPU ${round(cpu.deepToPage1, 1)} x), p50 ${round(medians['large-deep'].p50, 1)} ms at ${settings.connections} connections`,
+        holds: null
+      }
+    ],
+    summary: {
+      small: small.rows,
+      large: large.rows,
+      subjects: Object.fromEntries(subjects.map((s) => [s.id, { label: s.label, path: s.path, median: medians[s.id], rounds: runs[s.id] }])),
+      ratios: { largeToSmallPage1: pageOne, largeToSmallPage1Uncached: pageOneUncached, deepToPage1: deep, cpu }
+    }
+  }
+}

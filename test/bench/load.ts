@@ -1,0 +1,81 @@
+// autocannon, driven from this process against a server in another. autocannon ships no types;
+// the few fields read here are typed below.
+import { createRequire } from 'node:module'
+import { cpuSecondsOf } from './child.js'
+
+interface Histogram { average: number, p50: number, p99: number, total: number }
+
+interface AutocannonResult {
+  requests: Histogram
+  latency: Histogram
+  throughput: Histogram
+  errors: number
+  timeouts: number
+  non2xx: number
+  statusCodeStats: Record<string, { count: number }>
+  duration: number
+}
+
+interface AutocannonOptions {
+  url: string
+  connections: number
+  duration: number
+  headers?: Record<string, string>
+  requests?: Array<{ method: 'GET', path: string }>
+}
+
+const autocannon = createRequire(import.meta.url)('autocannon') as (options: AutocannonOptions) => Promise<AutocannonResult>
+
+export interface LoadResult {
+  /** Requests per second over the measured run. */
+  readonly rps: number
+  /** Latency percentiles, in milliseconds. */
+  readonly p50: number
+  readonly p99: number
+  readonly requests: number
+  /**
+   * The server's CPU time per request, in microseconds: what a request costs, nearly untouched by
+   * other work on a shared machine (which steals wall time, not this process's CPU time).
+   */
+  readonly cpuUs: number
+}
+
+export interface LoadOptions {
+  readonly paths: readonly string[]
+  readonly headers: Record<string, string>
+  readonly connections: number
+  readonly seconds: number
+}
+
+/** Load that is not measured: to warm a server up, or to settle it after another one ran. */
+export async function warmLoad (url: string, options: LoadOptions, seconds: number): Promise<void> {
+  await run(url, options, seconds)
+}
+
+/** Measures `url` under load; a run with any error or non-2xx answer is refused. */
+export async function measureLoad (url: string, pid: number, options: LoadOptions): Promise<LoadResult> {
+  const cpuBefore = cpuSecondsOf(pid)
+  const result = await run(url, options, options.seconds)
+  const cpu = cpuSecondsOf(pid) - cpuBefore
+  return {
+    rps: result.requests.total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    cpuUs: (cpu * 1e6) / result.requests.total
+  }
+}
+
+async function run (url: string, options: LoadOptions, seconds: number): Promise<AutocannonResult> {
+  const result = await autocannon({
+    url,
+    connections: options.connections,
+    duration: seconds,
+    headers: options.headers,
+    requests: options.paths.map((path) => ({ method: 'GET', path }))
+  })
+  if (result.errors > 0 || result.non2xx > 0 || result.timeouts > 0) {
+    throw new Error(`${url}${options.paths[0]}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx answers under load (statuses ${JSON.stringify(result.statusCodeStats)}).`)
+  }
+  return result
+}

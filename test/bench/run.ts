@@ -1,0 +1,70 @@
+// `npm run bench`: the four scenarios of issue 6, each server in its own process over loopback,
+// a table on stdout and a JSON summary (bench-results/summary.json). Not part of `npm test`.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { cpus, loadavg, tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { endToEnd } from './end-to-end.js'
+import { growth } from './growth.js'
+import { KEY } from './http.js'
+import { projection } from './projection.js'
+import { tables, verdicts, type Row, type Verdict } from './report.js'
+import { readSettings } from './settings.js'
+import { benchTables } from './stores.js'
+import { stream } from './stream.js'
+
+const SMALL_ROWS = 1_000
+const MEDIUM_ROWS = 10_000
+
+async function main (): Promise<void> {
+  const settings = readSettings(process.env)
+  const started = Date.now()
+  const log = (line: string) => { process.stderr.write(`[${Math.round((Date.now() - started) / 1000)}s] ${line}\n`) }
+  const dir = mkdtempSync(join(tmpdir(), 'gateway-bench-'))
+  const rows: Row[] = []
+  const checks: Verdict[] = []
+  const summary: Record<string, unknown> = {}
+  const loadBefore = loadavg()
+  // BENCH_STORE=postgres runs the same scenarios on PostgreSQL (see stores.ts).
+  const stored = benchTables(process.env, dir)
+  try {
+    const database = async (count: number) => {
+      log(`seeding ${count.toLocaleString('en-US')} books (${stored.store})`)
+      return await stored.create(count)
+    }
+    const wants = (id: string) => settings.only.has(id)
+    const medium = wants('end-to-end') ? await database(MEDIUM_ROWS) : undefined
+    const small = wants('growth') ? await database(SMALL_ROWS) : undefined
+    const large = wants('growth') || wants('stream') ? await database(settings.largeRows) : undefined
+    const add = (id: string, result: { rows: Row[], verdicts: Verdict[], summary: Record<string, unknown> }) => {
+      rows.push(...result.rows.map((row) => stored.store === 'sqlite' ? row : { ...row, scenario: `${row.scenario} [${stored.store}]` }))
+      checks.push(...result.verdicts)
+      summary[id] = result.summary
+    }
+    if (medium !== undefined) add('endToEnd', await endToEnd(medium, KEY, settings, log))
+    if (wants('projection')) {
+      log('projection alone')
+      add('projection', await projection(settings))
+    }
+    if (large !== undefined && wants('stream')) add('stream', await stream(large, settings.largeRows, KEY, settings, log))
+    if (small !== undefined && large !== undefined) add('growth', await growth({ path: small, rows: SMALL_ROWS }, { path: large, rows: settings.largeRows }, KEY, settings, log))
+  } finally {
+    await stored.drop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+  const busy = Math.max(loadBefore[0], loadavg()[0]) > cpus().length
+  const warning = busy ? `\nThe machine was busy (load average ${loadBefore[0].toFixed(1)} before, ${loadavg()[0].toFixed(1)} after, on ${cpus().length} CPUs): req/s and rows/s are noisy; CPU us/req and the per-round ratios less so.\n` : ''
+  const output = `${tables(rows)}\n\n${verdicts(checks)}\n${warning}`
+  process.stdout.write(`\n${output}`)
+  mkdirSync(dirname(settings.out), { recursive: true })
+  writeFileSync(settings.out, JSON.stringify({
+    when: new Date().toISOString(),
+    seconds: Math.round((Date.now() - started) / 1000),
+    machine: { node: process.version, cpus: cpus().length, model: cpus()[0]?.model, loadBefore, loadAfter: loadavg() },
+    settings: { ...settings, only: [...settings.only], store: stored.store },
+    verdicts: checks,
+    scenarios: summary
+  }, null, 2) + '\n')
+  log(`summary written to ${settings.out}`)
+}
+
+await main()

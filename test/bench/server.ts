@@ -1,0 +1,41 @@
+// One server under test in its own process (forked by the suite): argv[2] names it, BENCH_DATABASE
+// and BENCH_KEY configure it. It listens on loopback and tells the parent its port over IPC.
+import { gatewayServer } from './servers/gateway.js'
+import { gatewayCoreServer } from './servers/gateway-core.js'
+import { handExpressServer } from './servers/hand-express.js'
+import { handFastifyServer } from './servers/hand-fastify.js'
+import type { ServerOptions } from './servers/options.js'
+
+export const SERVER_KINDS = ['gateway', 'gateway-core', 'fastify', 'express'] as const
+export type ServerKind = typeof SERVER_KINDS[number]
+
+interface Running {
+  port: number
+  close: () => Promise<void>
+}
+
+async function main (): Promise<void> {
+  const kind = process.argv[2] as ServerKind
+  const options: ServerOptions = { databasePath: required('BENCH_DATABASE'), key: required('BENCH_KEY') }
+  const running = await start(kind, options)
+  process.once('SIGTERM', () => { running.close().finally(() => process.exit(0)) })
+  process.send!({ port: running.port })
+}
+
+async function start (kind: ServerKind, options: ServerOptions): Promise<Running> {
+  if (kind === 'express') {
+    const server = handExpressServer(options)
+    return { port: await server.listen(), close: server.close }
+  }
+  const server = kind === 'gateway' ? await gatewayServer(options) : kind === 'gateway-core' ? await gatewayCoreServer(options) : await handFastifyServer(options)
+  await server.listen({ port: 0, host: '127.0.0.1' })
+  return { port: (server.server.address() as { port: number }).port, close: () => server.close() }
+}
+
+function required (name: string): string {
+  const value = process.env[name]
+  if (value === undefined || value === '') throw new Error(`${name} must be set.`)
+  return value
+}
+
+await main()

@@ -1,0 +1,23 @@
+// The gateway without the cross-cutting plugins a production app adds around it (CORS, security
+// headers, load shedding, rate limits, ETags, OpenAPI, health): the same flow and the same books
+// routes, so the difference to the shipped app is what those plugins cost, and the difference to
+// the hand-written route is what the gateway's own work costs.
+import Fastify, { type FastifyInstance } from 'fastify'
+import audience from '../../../plugins/audience.js'
+import auth from '../../../plugins/auth.js'
+import gateway from '../../../plugins/gateway.js'
+import problems from '../../../plugins/problems.js'
+import store from '../../../plugins/store.js'
+import books from '../../../routes/books/index.js'
+import type { ServerOptions } from './options.js'
+
+export async function gatewayCoreServer ({ databasePath, key }: ServerOptions): Promise<FastifyInstance> {
+  const server = Fastify({ logger: false })
+  await server.register(problems)
+  await server.register(store, { databaseUrl: databasePath })
+  await server.register(audience)
+  await server.register(auth, { keys: [key] })
+  await server.register(gateway, { timeZone: 'UTC' })
+  await server.register(books)
+  return server
+}

@@ -1,0 +1,40 @@
+// The gateway as it ships (src/app.ts, every plugin and route), plus one bench-only mount of the
+// same book list whose source counts on every request, to show what the count cache is worth.
+import Fastify, { type FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import app from '../../../src/app.js'
+import { signedIn } from '../../../src/permissions.js'
+import { kyselySource } from '../../../src/sources/index.js'
+import { Book } from '../../../routes/books/book.js'
+import type { ServerOptions } from './options.js'
+
+export const UNCACHED_URL = '/bench/books-uncached'
+const UNREACHED_RATE_LIMIT = 1_000_000_000
+const UNREACHED_EVENT_LOOP_DELAY_MS = 600_000
+
+export async function gatewayServer ({ databasePath, key }: ServerOptions): Promise<FastifyInstance> {
+  // Errors only: a failing request says why on the suite's output, and nothing else is logged.
+  const server = Fastify({ logger: { level: 'error' } })
+  // Unencapsulated, as the tests register it, so the bench mount reaches `mount` and `db`. Every
+  // plugin runs as shipped; the rate limit and the load shedder only get ceilings the bench never
+  // reaches (their checks still run): a COUNT of a million rows or a deep OFFSET blocks the event
+  // loop for tens of milliseconds, and queued behind each other on a busy machine they would be shed.
+  await server.register(fp(app), {
+    databaseUrl: databasePath,
+    timeZone: 'UTC',
+    apiKeys: [key],
+    rateLimitMax: UNREACHED_RATE_LIMIT,
+    loadShedding: { maxEventLoopDelay: UNREACHED_EVENT_LOOP_DELAY_MS }
+  })
+  server.mount({
+    kind: 'list',
+    name: 'benchListBooksUncached',
+    url: UNCACHED_URL,
+    summary: 'The book list, counted on every request',
+    declaration: Book,
+    source: kyselySource(server.db, () => server.db.selectFrom('books').selectAll().orderBy('id'), { countCache: false }),
+    permissions: [signedIn],
+    paging: { style: 'page', maxPageSize: 50 }
+  })
+  return server
+}

@@ -1,0 +1,56 @@
+// The plain list on PostgreSQL over a real socket: a long list arrives whole, and a client that
+// hangs up mid-list closes its cursor and returns its connection to the pool, clean.
+import { once } from 'node:events'
+import { request, type IncomingMessage } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { sql } from 'kysely'
+import t from 'tap'
+import { AUTH, buildApp } from '../helpers/app.js'
+import { freshSchema, needs, uniqueName, withPostgres } from '../helpers/services.js'
+
+/** Enough rows (~130 bytes each) that the list outgrows every socket buffer on the way. */
+const BOOKS = 200_000
+
+if (await needs(t, 'PostgreSQL')) {
+  const application = uniqueName('stream_test')
+  const schema = freshSchema()
+  const url = new URL(schema.url)
+  url.searchParams.set('application_name', application)
+  const { app } = await buildApp(t, { databaseUrl: url.toString() })
+  t.teardown(schema.drop)
+  await sql`insert into books select g, 'Book number ' || g || ' of a long shelf', 'published', '12.50', '2001-01-01', 1 from generate_series(4, ${BOOKS + 3}) g`.execute(app.db)
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const { port } = app.server.address() as AddressInfo
+
+  t.test('the whole list arrives, in order', async (t) => {
+    const response = await get(port)
+    const chunks: Buffer[] = []
+    for await (const chunk of response) chunks.push(chunk as Buffer)
+    const books = JSON.parse(Buffer.concat(chunks).toString()) as Array<{ id: number }>
+    t.equal(books.length, BOOKS + 3)
+    t.equal(books.at(-1)?.id, BOOKS + 3)
+  })
+
+  t.test('a client hanging up mid-list: the cursor is closed, the connection idle and clean', async (t) => {
+    const response = await get(port)
+    await once(response, 'data')
+    t.match(await states(application), ['idle in transaction'], 'mid-list, the cursor holds its connection')
+    response.destroy()
+    for (let tries = 0; (await states(application)).includes('idle in transaction') && tries < 100; tries++) await sleep(50)
+    t.notOk((await states(application)).includes('idle in transaction'), 'no transaction left open')
+    t.equal((await app.inject({ url: '/books/4', headers: AUTH })).statusCode, 200, 'and the pool serves the next request')
+  })
+}
+
+async function get (port: number): Promise<IncomingMessage> {
+  const req = request({ host: '127.0.0.1', port, path: '/books', headers: AUTH })
+  req.end()
+  const [response] = await once(req, 'response') as [IncomingMessage]
+  return response
+}
+
+/** The states of the app's pooled connections, seen from outside. */
+async function states (application: string): Promise<string[]> {
+  return await withPostgres(async (client) => (await client.query('select state from pg_stat_activity where application_name = $1', [application])).rows.map((row) => row.state))
+}

@@ -1,0 +1,103 @@
+// The PostgreSQL store: set up in its own schema, idempotently, by replicas starting together;
+// served with the same types as SQLite; and a pooled connection lost while idle is survived.
+import { setTimeout as sleep } from 'node:timers/promises'
+import { sql } from 'kysely'
+import t, { type Test } from 'tap'
+import { DEMO_BOOKS, LEDGER_SIZE } from '../../../src/store/demo.js'
+import { isStoreUnavailable } from '../../../src/store/errors.js'
+import { openStore, type Db } from '../../../src/store/index.js'
+import { freshSchema, needs, SERVICES, uniqueName, withPostgres } from '../../helpers/services.js'
+
+if (await needs(t, 'PostgreSQL')) {
+  t.test('the catalogue is created in the schema the URL names, and left as it is on the next start', async (t) => {
+    const { url, schema, drop } = freshSchema()
+    t.teardown(drop)
+    const first = await openStore(url)
+    await first.updateTable('books').set({ title: 'Renamed' }).where('id', '=', 1).execute()
+    await first.destroy()
+    const second = await openStore(url)
+    t.teardown(() => second.destroy())
+    const books = await second.selectFrom('books').selectAll().orderBy('id').execute()
+    t.equal(books.length, DEMO_BOOKS.length)
+    t.equal(books[0].title, 'Renamed', 'a restart never overwrites a row')
+    const tables = await withPostgres(async (client) => (await client.query('select table_name from information_schema.tables where table_schema = $1 order by 1', [schema])).rows)
+    t.strictSame(tables.map((row) => row.table_name), ['authors', 'books', 'invoices', 'ledger'], 'in that schema')
+  })
+
+  t.test('values come back as SQLite gives them: integers, decimals and dates as text, COUNT as a bigint string', async (t) => {
+    const db = await fresh(t)
+    t.strictSame(await db.selectFrom('books').selectAll().where('id', '=', 2).executeTakeFirst(), {
+      id: 2, title: 'The Lathe of Heaven', status: 'draft', price: '9.99', published_on: null, author_id: 1
+    })
+    t.strictSame(await db.selectFrom('ledger').selectAll().where('id', '=', 1).executeTakeFirst(), {
+      id: 1, memo: 'Entry 1', amount: '80.19', posted_at: '2026-01-01T00:00:00Z', account_id: 2
+    })
+    const { count } = await db.selectFrom('ledger').select(sql<string>`count(*)`.as('count')).executeTakeFirstOrThrow()
+    t.equal(count, String(LEDGER_SIZE))
+  })
+
+  t.test('replicas starting together on an empty schema: one sets up, the others find it done', async (t) => {
+    const { url, drop } = freshSchema()
+    t.teardown(drop)
+    const stores = await Promise.all(Array.from({ length: 4 }, async () => await openStore(url)))
+    t.teardown(() => Promise.all(stores.map(async (db) => { await db.destroy() })))
+    for (const db of stores) t.equal((await db.selectFrom('ledger').select('id').execute()).length, LEDGER_SIZE)
+  })
+
+  t.test('a search_path given in options, not a plain name: used as it is, nothing created', async (t) => {
+    const schema = uniqueName('gateway_test')
+    await withPostgres(async (client) => { await client.query(`create schema ${schema}`) })
+    t.teardown(() => withPostgres(async (client) => { await client.query(`drop schema ${schema} cascade`) }))
+    const url = new URL(SERVICES.PostgreSQL)
+    url.searchParams.set('options', `-c search_path="${schema}"`)
+    const db = await openStore(url.toString())
+    t.teardown(() => db.destroy())
+    t.equal((await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0].schema, schema)
+    t.equal((await db.selectFrom('books').select('id').execute()).length, DEMO_BOOKS.length)
+  })
+
+  t.test('a server out of reach: the start fails with an error the 503 mapping knows', async (t) => {
+    const error = await openStore('postgres://postgres@127.0.0.1:1/test?schema=nowhere').then(() => undefined, (caught: unknown) => caught)
+    t.ok(isStoreUnavailable(error), String(error))
+  })
+
+  t.test('an idle connection killed by the server is reported, and the next query opens another', async (t) => {
+    const errors: Error[] = []
+    const db = await fresh(t, { onConnectionError: (error) => { errors.push(error) } })
+    await killIdleConnections(db)
+    await until(() => errors.length > 0)
+    t.match(errors[0].message, /terminat/i)
+    t.equal((await db.selectFrom('authors').select('id').execute()).length, 1)
+  })
+
+  t.test('with no one told, an idle connection killed is survived all the same', async (t) => {
+    const db = await fresh(t)
+    await killIdleConnections(db)
+    await sleep(200)
+    t.equal((await db.selectFrom('authors').select('id').execute()).length, 1)
+  })
+}
+
+/** A store on a fresh schema, closed and dropped after `t`. */
+async function fresh (t: Test, options: Parameters<typeof openStore>[1] = {}): Promise<Db> {
+  const { url, drop } = freshSchema()
+  const db = await openStore(url, options)
+  t.teardown(async () => {
+    await db.destroy()
+    await drop()
+  })
+  return db
+}
+
+/** Terminates this store's pooled connections from outside, as a server restart would. */
+async function killIdleConnections (db: Db): Promise<void> {
+  const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db)
+  await withPostgres(async (client) => { await client.query('select pg_terminate_backend($1)', [rows[0].pid]) })
+}
+
+async function until (condition: () => boolean): Promise<void> {
+  for (let tries = 0; !condition(); tries++) {
+    if (tries > 200) throw new Error('timed out')
+    await sleep(10)
+  }
+}
