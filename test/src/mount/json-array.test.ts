@@ -42,3 +42,30 @@ t.test('a store failing later cuts the stream with an error', async (t) => {
   const stream = await jsonArrayStream(rows([1, 2, 3], 2), String)
   await t.rejects(text(stream), /store gone/)
 })
+
+t.test('a stream destroyed part-way closes its source', async (t) => {
+  let closed = false
+  async function * rows () {
+    try {
+      for (let i = 0; i < 100_000; i++) yield { i, pad: 'x'.repeat(50) }
+    } finally {
+      closed = true
+    }
+  }
+  const stream = await jsonArrayStream(rows(), JSON.stringify)
+  for await (const _chunk of stream) break
+  await new Promise((resolve) => setImmediate(resolve))
+  t.ok(closed, 'the source ran its finally: its cursor is released')
+})
+
+t.test('a long list yields the event loop between chunks', async (t) => {
+  async function * rows () { for (let i = 0; i < 50_000; i++) yield { i, pad: 'x'.repeat(50) } }
+  let ticks = 0
+  const timer = setInterval(() => { ticks++ }, 0)
+  const stream = await jsonArrayStream(rows(), JSON.stringify)
+  let body = ''
+  for await (const chunk of stream) body += chunk
+  clearInterval(timer)
+  t.equal(JSON.parse(body).length, 50_000)
+  t.ok(ticks > 1, `timers ran while the list was written (${ticks})`)
+})

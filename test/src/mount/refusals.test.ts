@@ -32,6 +32,13 @@ t.test('an argument named like a paging parameter is refused', async (t) => {
   )
 })
 
+t.test('several arguments named like paging parameters are refused together', async (t) => {
+  t.throws(
+    () => mountRoute({ ...base, arguments: Type.Object({ page: Type.String(), limit: Type.String() }) }, settings),
+    new MountError('Route \'listBooks\': page, limit are paging parameters; name the argument otherwise.')
+  )
+})
+
 t.test('overrides leaving two labels are refused in the mount\'s name', async (t) => {
   t.throws(() => mountRoute({ ...base, name: 'listBooksWithAuthors', overrides: { author_id: Marking.label() } }, settings), ProjectionError)
   t.throws(() => mountRoute({ ...base, name: 'listBooksWithAuthors', overrides: { author_id: Marking.label() } }, settings), /listBooksWithAuthors/)
