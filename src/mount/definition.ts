@@ -42,7 +42,7 @@ interface MountBase {
 }
 
 interface RecordMountBase extends MountBase {
-  readonly declaration: RecordDeclaration<any> // eslint-disable-line @typescript-eslint/no-explicit-any
+  readonly declaration: RecordDeclaration<any>
   /** Markings replaced for this mount only, by top-level field name. */
   readonly overrides?: Readonly<Record<string, Marking>>
   /**
@@ -53,14 +53,14 @@ interface RecordMountBase extends MountBase {
   readonly schemaName?: string
 }
 
-export interface ListMount<Args = any, Row = any> extends RecordMountBase { // eslint-disable-line @typescript-eslint/no-explicit-any
+export interface ListMount<Args = any, Row = any> extends RecordMountBase {
   readonly kind: 'list'
   readonly source: ListSource<Args, Row>
   /** How an agent pages the list (default: the page style). */
   readonly paging?: PageOptions | OffsetOptions
 }
 
-export interface RetrieveMount<Args = any, Row = any> extends RecordMountBase { // eslint-disable-line @typescript-eslint/no-explicit-any
+export interface RetrieveMount<Args = any, Row = any> extends RecordMountBase {
   readonly kind: 'retrieve'
   readonly source: RecordSource<Args, Row>
   /** The path parameters naming the record (e.g. `{ id }`). */

@@ -5,7 +5,6 @@ import { countKey, sqliteDataVersion, uncachedCounts, versionedCountCache, type 
 import { postgresDataVersion } from './postgres-version.js'
 import type { ListSource, RecordSource } from './source.js'
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyQuery<Row> = SelectQueryBuilder<any, any, Row>
 
 export interface KyselySourceOptions<Row, Out> {
@@ -22,7 +21,7 @@ export interface KyselySourceOptions<Row, Out> {
 }
 
 export function kyselySource<Args, Row, Out = Row> (
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+
   db: Kysely<any>,
   query: (args: Args) => AnyQuery<Row>,
   options: KyselySourceOptions<Row, Out> = {}

@@ -53,7 +53,9 @@ t.test('a stream destroyed part-way closes its source', async (t) => {
     }
   }
   const stream = await jsonArrayStream(rows(), JSON.stringify)
-  for await (const _chunk of stream) break
+  const reader = stream[Symbol.asyncIterator]()
+  await reader.next()
+  await reader.return?.()
   await new Promise((resolve) => setImmediate(resolve))
   t.ok(closed, 'the source ran its finally: its cursor is released')
 })
