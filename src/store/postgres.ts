@@ -22,7 +22,8 @@ export const SET_UP_LOCK = 0x61_75_64_67
 /** Connects lazily: no connection is opened before the first query. */
 export function connectPostgres (url: string, options: StoreOptions = {}): PostgresStore {
   const { connectionString, options: startup, schema } = postgresSettings(url)
-  const pool = new pg.Pool({ connectionString, options: startup })
+  // Idle connections do not keep the process alive on their own (the listener does, while it serves).
+  const pool = new pg.Pool({ connectionString, options: startup, allowExitOnIdle: true })
   // Without a listener, an idle client's failure would be an uncaught error ending the process.
   pool.on('error', (error) => { options.onConnectionError?.(error) })
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: cursorPool(pool), cursor: DeclaredCursor }), log: queryLogger(options) })
