@@ -3,19 +3,29 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import Type from 'typebox'
+import { PROBLEM_MEDIA_TYPE } from '../src/audience.js'
 import { StoreUnavailableError } from '../src/errors.js'
+import { named, ProblemBody } from '../src/mount/schemas.js'
 
-const Health = Type.Object({ status: Type.String({ description: '"ok" when healthy.' }) }, { description: 'A health check\'s answer.' })
+const Health = named(Type.Object({ status: Type.String({ description: '"ok" when healthy.' }) }, { description: 'A health check\'s answer.' }), 'Health')
+
+const HEALTHY = { description: 'Healthy.', content: { 'application/json': { schema: Health } } }
+
+/** Not ready: the store does not answer, or the process is shedding load. */
+const NOT_READY = {
+  description: 'A problem (RFC 9457): the store does not answer, or the server is overloaded; retry after a while.',
+  content: { [PROBLEM_MEDIA_TYPE]: { schema: ProblemBody } }
+}
 
 async function health (app: FastifyInstance): Promise<void> {
   app.get('/healthz', {
     config: { shed: false, rateLimit: false },
-    schema: { summary: 'Liveness: the process serves requests.', tags: ['health'], response: { 200: Health } }
+    schema: { summary: 'Liveness: the process serves requests.', tags: ['health'], response: { 200: HEALTHY } }
   }, async () => ({ status: 'ok' }))
 
   app.get('/readyz', {
     config: { rateLimit: false },
-    schema: { summary: 'Readiness: the store answers.', tags: ['health'], response: { 200: Health } }
+    schema: { summary: 'Readiness: the store answers.', tags: ['health'], response: { 200: HEALTHY, 503: NOT_READY } }
   }, async (request) => {
     try {
       // A read of a real table: `select 1` is answered without the file, so a SQLite store that is

@@ -7,6 +7,7 @@ import { getHeapStatistics } from 'node:v8'
 import underPressure from '@fastify/under-pressure'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import { OverloadedError } from '../src/errors.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -49,8 +50,7 @@ async function loadShedding (app: FastifyInstance, options: LoadSheddingOptions)
     // Thrown, not sent: the error goes through the problems plugin like any other.
     pressureHandler: async function shed (request: FastifyRequest, reply: FastifyReply) {
       if (!armed || request.routeOptions.config.shed === false) return
-      throw Object.assign(new Error('The server is overloaded.'), {
-        statusCode: 503,
+      throw Object.assign(new OverloadedError(`The server is overloaded; retry after ${retryAfter} s.`), {
         headers: { 'Retry-After': String(retryAfter) }
       })
     }

@@ -4,6 +4,7 @@
 import fastifyRateLimit, { normalizeIP, type RateLimitPluginOptions } from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import { RateLimitedError } from '../src/errors.js'
 
 export interface RateLimitOptions extends Pick<RateLimitPluginOptions, 'store' | 'redis' | 'nameSpace' | 'skipOnError'> {
   /** Requests per window for one key or one address; 0 turns the limit off. */
@@ -24,10 +25,11 @@ async function rateLimit (app: FastifyInstance, options: RateLimitOptions): Prom
     hook: 'onRequest',
     keyGenerator: callerOf,
     errorResponseBuilder: function tooMany (request, context) {
-      return Object.assign(new Error(
+      // The plugin adds Retry-After itself; no ban is configured, so the status is always 429.
+      return new RateLimitedError(
         `Too many requests: this ${request.principal === undefined ? 'address' : 'key'} may make ${context.max} ` +
         `per ${windowSeconds} s. Retry after ${Math.ceil(context.ttl / 1000)} s.`
-      ), { statusCode: context.statusCode })
+      )
     }
   })
 }

@@ -11,7 +11,9 @@ export const UnauthorizedError = createError<[string]>('AG_UNAUTHORIZED', '%s', 
 export const ForbiddenError = createError<[string]>('AG_FORBIDDEN', '%s', 403)
 export const NotFoundError = createError<[string]>('AG_NOT_FOUND', '%s', 404)
 export const NotAcceptableError = createError<[string]>('AG_NOT_ACCEPTABLE', '%s', 406)
+export const RateLimitedError = createError<[string]>('AG_RATE_LIMITED', '%s', 429)
 export const StoreUnavailableError = createError<[string]>('AG_STORE_UNAVAILABLE', '%s', 503)
+export const OverloadedError = createError<[string]>('AG_OVERLOADED', '%s', 503)
 
 /** Problem titles by code: what kind of problem, as opposed to `detail`'s what happened. */
 export const PROBLEM_TITLES: Readonly<Record<string, string>> = {
@@ -21,7 +23,9 @@ export const PROBLEM_TITLES: Readonly<Record<string, string>> = {
   AG_FORBIDDEN: 'Forbidden',
   AG_NOT_FOUND: 'Not found',
   AG_NOT_ACCEPTABLE: 'Not acceptable',
-  AG_STORE_UNAVAILABLE: 'Store unavailable'
+  AG_RATE_LIMITED: 'Rate limited',
+  AG_STORE_UNAVAILABLE: 'Store unavailable',
+  AG_OVERLOADED: 'Overloaded'
 }
 
 /** A 400 naming each offending argument with what is wrong with it. */

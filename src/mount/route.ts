@@ -3,6 +3,7 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import { AGENT_MEDIA_TYPE, JSON_VARIANTS, PROBLEM_MEDIA_TYPE, TEXT_VARIANTS, type Variants } from '../audience.js'
 import { invalidArguments, NotFoundError } from '../errors.js'
+import { needsPrincipal } from '../permissions.js'
 import { offsetStyle, pageStyle, type PagingStyle } from '../paging/index.js'
 import { buildProjection, projectPayload, type JsonSchema, type Projection } from '../projection/index.js'
 import { compileArgumentValidator, querystringSchema, splitQuery } from './arguments.js'
@@ -23,14 +24,13 @@ const PROBLEMS: Readonly<Record<string, string>> = {
   429: 'A problem (RFC 9457): too many requests from this key or address; retry after the Retry-After header\'s seconds.',
   '5xx': 'A problem (RFC 9457): the server could not complete the request.'
 }
-const PROBLEM_STATUSES = ['400', '401', '403', '406', '429', '5xx'] as const
 
 export function mountRoute (mount: Mount, settings: MountSettings): RouteOptions {
   if (mount.permissions.length === 0) {
     throw new MountError(`Route '${mount.name}': declare its permission checks; an open route says so with \`unrestricted\`.`)
   }
   if (mount.kind === 'text') {
-    return textRoute(mount, common(mount, TEXT_VARIANTS), (bodies) => ({ 200: variants(TEXT_VARIANTS, bodies, 'The text.'), ...problems(404, ...urlProblems(mount.url)) }))
+    return textRoute(mount, common(mount, TEXT_VARIANTS), (bodies) => ({ 200: variants(TEXT_VARIANTS, bodies, 'The text.'), ...problems(mount, 404) }))
   }
   const projection = buildProjection(mount.declaration.schema, {
     name: `Route '${mount.name}'`,
@@ -56,7 +56,7 @@ function listRoute (mount: ListMount, projection: Projection, settings: MountSet
     schema: {
       ...route.schema,
       querystring: querystringSchema(mount.arguments, style.parameters),
-      response: { 200: variants(JSON_VARIANTS, bodies, 'The list.'), ...problems(...urlProblems(mount.url)) }
+      response: { 200: variants(JSON_VARIANTS, bodies, 'The list.'), ...problems(mount) }
     },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const { paging, args } = splitQuery(request.query as Record<string, unknown>, style.parameters)
@@ -85,7 +85,7 @@ function retrieveRoute (mount: RetrieveMount, projection: Projection, settings: 
       querystring: querystringSchema(mount.arguments, {}),
       response: {
         200: variants(JSON_VARIANTS, { plain: schemas.plainItem as JsonSchema, agent: schemas.agentItem }, 'The record.'),
-        ...problems(404, ...urlProblems(mount.url))
+        ...problems(mount, 404)
       }
     },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
@@ -126,17 +126,26 @@ function variants (routeVariants: Variants, bodies: { plain: JsonSchema, agent: 
   }
 }
 
-function problems (...extra: number[]): Record<string, object> {
+/**
+ * The problems a mounted route can answer with: a 401 and a 403 only where its checks ask for a key
+ * (an unrestricted route refuses no one), a 414 where a path parameter can be too long.
+ */
+function problems (mount: Mount, ...extra: number[]): Record<string, object> {
+  const statuses = [
+    400,
+    ...(needsPrincipal(mount.permissions) ? [401, 403] : []),
+    ...extra,
+    406,
+    // Refused before any route runs when the parameter is longer than the server reads.
+    ...(mount.url.includes(':') ? [414] : []),
+    429,
+    '5xx'
+  ]
   const responses: Record<string, object> = {}
-  for (const status of [...PROBLEM_STATUSES, ...extra.map(String)]) {
+  for (const status of statuses) {
     responses[status] = { description: PROBLEMS[status], content: { [PROBLEM_MEDIA_TYPE]: { schema: ProblemBody } } }
   }
   return responses
-}
-
-/** A URL with a parameter is refused before any route runs when the parameter is too long (414). */
-function urlProblems (url: string): number[] {
-  return url.includes(':') ? [414] : []
 }
 
 function refusePagingFromPlainClient (paging: Record<string, unknown>, names: readonly string[]): void {

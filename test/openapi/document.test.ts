@@ -179,6 +179,14 @@ t.test('every error response is a Problem, as application/problem+json', async (
   }
   for (const status of ['400', '401', '403', '406', '429', '5XX']) t.ok(status in document.paths['/books'].get.responses, `/books ${status}`)
   t.ok('404' in document.paths['/books/{id}'].get.responses, '/books/{id} 404')
+  t.ok('503' in document.paths['/readyz'].get.responses, '/readyz 503')
+})
+
+t.test('an unrestricted route declares no 401 nor 403: it refuses no one', async (t) => {
+  const { responses } = document.paths['/ledger'].get
+  t.notOk('401' in responses)
+  t.notOk('403' in responses)
+  t.ok('400' in responses && '429' in responses, 'its other problems stay')
 })
 
 t.test('Swagger UI at /docs loads only its own files', async (t) => {
@@ -227,6 +235,15 @@ t.test('real problems validate against the document', async (t) => {
   await check(t, '/books', {}, '/books', { status: 401, mediaType: PROBLEM_MEDIA_TYPE })
   await check(t, '/books/99', AGENT, '/books/{id}', { status: 404, mediaType: PROBLEM_MEDIA_TYPE })
   await check(t, '/books', { ...AUTH, accept: 'text/csv' }, '/books', { status: 406, mediaType: PROBLEM_MEDIA_TYPE })
+})
+
+t.test('a store that does not answer makes /readyz a documented Problem', async (t) => {
+  const broken = await buildApp(t)
+  await broken.app.db.destroy()
+  const res = await broken.app.inject({ method: 'GET', url: '/readyz' })
+  t.equal(res.statusCode, 503)
+  const validate = ajv.compile(documentedSchema('/readyz', res.statusCode, PROBLEM_MEDIA_TYPE))
+  t.ok(validate(res.json()), 'matches the 503 Problem', { errors: validate.errors })
 })
 
 t.test('a rate-limited request is a documented Problem', async (t) => {

@@ -25,7 +25,7 @@ t.test('beyond its budget a key gets a 429 problem with Retry-After', async (t) 
   t.equal(res.statusCode, 429)
   t.equal(res.headers['content-type'], 'application/problem+json; charset=utf-8')
   t.ok(Number(res.headers['retry-after']) > 0 && Number(res.headers['retry-after']) <= 60, `Retry-After ${res.headers['retry-after']}`)
-  t.match(res.json(), { type: 'about:blank', title: 'Too Many Requests', status: 429, detail: /^Too many requests: this key may make 2 per 60 s\. Retry after \d+ s\.$/ })
+  t.match(res.json(), { type: 'urn:audience-gateway:problem:rate-limited', title: 'Rate limited', status: 429, detail: /^Too many requests: this key may make 2 per 60 s\. Retry after \d+ s\.$/ })
 })
 
 t.test('each key has its own budget', async (t) => {
