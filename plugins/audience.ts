@@ -26,6 +26,7 @@ export interface AudienceOptions {
 async function audience (app: FastifyInstance, options: AudienceOptions): Promise<void> {
   const header = (options.header ?? AUDIENCE_HEADER).toLowerCase()
   const varyFields = ['Accept', displayName(header)]
+  const varyText = varyFields.join(', ')
 
   app.decorateRequest('audience', 'plain')
 
@@ -41,7 +42,8 @@ async function audience (app: FastifyInstance, options: AudienceOptions): Promis
   // At onSend, errors included, so the header holds whatever another plugin set before or after.
   app.addHook('onSend', async function addVary (request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     if (request.routeOptions.config.variants !== undefined) {
-      reply.header('vary', vary.append(headerText(reply.getHeader('vary')), varyFields))
+      const current = reply.getHeader('vary')
+      reply.header('vary', current === undefined ? varyText : vary.append(headerText(current), varyFields))
     }
     return payload
   })
@@ -91,8 +93,8 @@ function segments (text: string, pattern: RegExp): string[] {
   return Array.from(text.matchAll(pattern), (match) => match[0])
 }
 
-function headerText (value: string | number | string[] | undefined): string {
-  return value === undefined ? '' : [value].flat().join(', ')
+function headerText (value: string | number | string[]): string {
+  return [value].flat().join(', ')
 }
 
 /** `x-audience` -> `X-Audience`, as the header is written in Vary and in messages. */

@@ -1,5 +1,5 @@
 // The built-in formatter behind the `timestamp` marking: a date-time shown in the gateway's zone.
-import { formatDateTime, formatExample, isTimeZone } from '../time.js'
+import { dateTimeRenderer, formatExample, isTimeZone } from '../time.js'
 import { defineFormatter, FormatterDeclarationError, type Formatter } from './formatter.js'
 
 /** Day first, 24-hour clock, with the UTC offset: a time without its zone misleads a reader. */
@@ -10,7 +10,7 @@ export function timestampFormatter (format: string, zone: string): Formatter {
   // An unknown zone would render every timestamp, and the example, as "Invalid DateTime".
   if (!isTimeZone(zone)) throw new FormatterDeclarationError(`A timestamp needs an IANA time zone such as "UTC" or "Europe/Paris"; got ${JSON.stringify(zone)}.`)
   return defineFormatter({
-    render: (value) => formatDateTime(value, format, zone),
+    render: dateTimeRenderer(format, zone),
     produces: 'string',
     schema: { examples: [formatExample(format, zone)] }
   })

@@ -27,6 +27,12 @@ t.test('a date-time written with a space, as SQL stores it, is read like the ISO
   t.equal(formatDateTime('2026-01-31 13:05:09.250Z', FORMAT, 'Europe/Paris'), '31 Jan 2026 14:05 +01:00')
 })
 
+t.test('RFC 3339\'s lower-case t and z, and a leap second, are read too', async (t) => {
+  t.equal(formatDateTime('2026-01-31t13:05:09z', FORMAT, 'Europe/Paris'), '31 Jan 2026 14:05 +01:00')
+  t.equal(formatDateTime('2016-12-31T23:59:60Z', 'yyyy-MM-dd HH:mm:ss', 'UTC'), '2016-12-31 23:59:59')
+  t.equal(formatDateTime('2016-12-31 23:59:60', 'yyyy-MM-dd HH:mm:ss', 'UTC'), '2016-12-31 23:59:59')
+})
+
 t.test('a bare date is midnight in the zone, so it never shifts day', async (t) => {
   for (const zone of ['UTC', 'Pacific/Kiritimati', 'Pacific/Pago_Pago', 'Etc/GMT+12', 'Asia/Tokyo', 'America/Los_Angeles']) {
     t.equal(formatDateTime('1974-05-01', 'dd LLLL yyyy', zone), '01 May 1974', zone)
