@@ -5,6 +5,7 @@ import { once } from 'node:events'
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { serverPinning } from './cpus.js'
 import type { ServerKind } from './server.js'
 
 export interface ServerProcess {
@@ -27,6 +28,7 @@ const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf
 
 export async function startServer (kind: ServerKind, databasePath: string, key: string): Promise<ServerProcess> {
   const child = fork(SERVER, [kind], {
+    ...serverPinning(),
     env: { ...process.env, BENCH_DATABASE: databasePath, BENCH_KEY: key },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc']
   })

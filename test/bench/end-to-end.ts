@@ -4,7 +4,7 @@
 // compared before anything is measured, then measured in alternation (see alternate.ts).
 import { startServer, type ServerProcess } from './child.js'
 import { AGENT, AUTH, body } from './http.js'
-import { alternate } from './alternate.js'
+import { measureInRounds } from './alternate.js'
 import type { LoadResult } from './load.js'
 import { median, medianOf, round, type Row, type Verdict } from './report.js'
 import type { ServerKind } from './server.js'
@@ -29,16 +29,14 @@ const pages = (url: string) => PAGES.map((page) => `${url}?page=${page}&limit=50
 
 const SUBJECTS: readonly Subject[] = [
   { id: 'gateway-agent', kind: 'gateway', label: 'gateway, agent envelope', compares: 'agent', paths: pages('/books'), headers: AGENT },
+  { id: 'fastify-agent', kind: 'fastify', label: 'hand-written Fastify, agent', compares: 'agent', paths: pages(AGENT_URL), headers: AUTH },
   { id: 'gateway-agent-uncached', kind: 'gateway', label: 'gateway, agent, COUNT every request', compares: 'agent', paths: pages(UNCACHED_URL), headers: AGENT },
   { id: 'core-agent', kind: 'gateway-core', label: 'gateway core (no cross-cutting plugins), agent', compares: 'agent', paths: pages('/books'), headers: AGENT },
-  { id: 'fastify-agent', kind: 'fastify', label: 'hand-written Fastify, agent', compares: 'agent', paths: pages(AGENT_URL), headers: AUTH },
   { id: 'express-agent', kind: 'express', label: 'hand-written Express 5, agent', compares: 'agent', paths: pages(AGENT_URL), headers: AUTH },
   { id: 'gateway-plain', kind: 'gateway', label: 'gateway, plain list (10,000 rows, streamed)', compares: 'plain', paths: ['/books'], headers: AUTH },
   { id: 'fastify-plain', kind: 'fastify', label: 'hand-written Fastify, plain list', compares: 'plain', paths: ['/books'], headers: AUTH },
   { id: 'express-plain', kind: 'express', label: 'hand-written Express 5, plain list', compares: 'plain', paths: ['/books'], headers: AUTH }
 ]
-
-const KINDS: readonly ServerKind[] = ['gateway', 'gateway-core', 'fastify', 'express']
 
 export interface EndToEndResult {
   readonly rows: Row[]
@@ -51,19 +49,12 @@ export async function endToEnd (databasePath: string, key: string, settings: Ben
   const runs: Record<string, LoadResult[]> = {}
   for (const compares of ['agent', 'plain'] as const) {
     const subjects = SUBJECTS.filter((subject) => subject.compares === compares)
-    const servers = new Map<ServerKind, ServerProcess>()
-    try {
-      for (const kind of KINDS.filter((k) => subjects.some((subject) => subject.kind === k))) {
-        const server = await startServer(kind, databasePath, key)
-        servers.set(kind, server)
-        // Bytes first: nothing is measured that does not serve exactly what the gateway serves.
-        for (const subject of subjects.filter((s) => s.kind === kind)) await assertSameBodies(server, subject, expected)
-      }
-      log(`end to end, ${compares}: ${subjects.map((subject) => subject.label).join('; ')}`)
-      Object.assign(runs, await alternate(subjects.map((subject) => ({ ...subject, server: servers.get(subject.kind)! })), settings, log))
-    } finally {
-      for (const server of servers.values()) await server.stop()
-    }
+    log(`end to end, ${compares}: ${subjects.map((subject) => subject.label).join('; ')}`)
+    Object.assign(runs, await measureInRounds(subjects.map((subject) => ({ ...subject, server: subject.kind })), {
+      start: async (kind) => await startServer(kind, databasePath, key),
+      // Bytes first: nothing is measured that does not serve exactly what the gateway serves.
+      check: async (subject, server) => { await assertSameBodies(server, subject, expected) }
+    }, settings, log))
   }
   return summarize(runs, settings)
 }

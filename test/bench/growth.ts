@@ -1,10 +1,9 @@
 // Scenario 4: how an agent page's cost grows with the table. Page 1 of a small and of a large
 // table, through the shipped route (count cache) and through one that counts on every request,
 // and a page near the end of the large table, where SQLite's OFFSET walks every row before it.
-import { alternate } from './alternate.js'
-import { startServer, type ServerProcess } from './child.js'
+import { measureInRounds } from './alternate.js'
+import { startServer } from './child.js'
 import { AGENT } from './http.js'
-import type { LoadResult } from './load.js'
 import { median, medianOf, round, type Row, type Verdict } from './report.js'
 import { UNCACHED_URL } from './servers/gateway.js'
 import type { BenchSettings } from './settings.js'
@@ -31,16 +30,11 @@ export async function growth (small: Table, large: Table, key: string, settings:
     { id: 'large-page1-uncached', table: 'large', label: `page 1 of ${n(large.rows)}, COUNT every request`, path: `${UNCACHED_URL}?page=1&limit=50` },
     { id: 'large-deep', table: 'large', label: `page ${n(deepPage)} of ${n(large.rows)} (offset ${n((deepPage - 1) * 50)})`, path: `/books?page=${deepPage}&limit=50` }
   ]
-  const servers: Partial<Record<Subject['table'], ServerProcess>> = {}
-  let runs: Record<string, LoadResult[]>
-  try {
-    servers.small = await startServer('gateway', small.path, key)
-    servers.large = await startServer('gateway', large.path, key)
-    log(`cost growth: ${subjects.map((subject) => subject.label).join('; ')}`)
-    runs = await alternate(subjects.map((subject) => ({ ...subject, server: servers[subject.table]!, paths: [subject.path], headers: AGENT })), settings, log)
-  } finally {
-    for (const server of Object.values(servers)) await server.stop()
-  }
+  const tables = { small: small.path, large: large.path }
+  log(`cost growth: ${subjects.map((subject) => subject.label).join('; ')}`)
+  const runs = await measureInRounds(subjects.map((subject) => ({ ...subject, server: subject.table, paths: [subject.path], headers: AGENT })), {
+    start: async (table) => await startServer('gateway', tables[table], key)
+  }, settings, log)
   const medians = Object.fromEntries(Object.entries(runs).map(([id, list]) => [id, medianOf(list.map(({ rps, p50, p99, cpuUs }) => ({ rps, p50, p99, cpuUs })))]))
   // Cost is time per request at the same concurrency: the inverse of throughput.
   const cost = (a: string, b: string) => median(runs[a].map((result, i) => runs[b][i].rps / result.rps))

@@ -3,6 +3,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { pinLoadGenerator, pinning } from './cpus.js'
 import { endToEnd } from './end-to-end.js'
 import { growth } from './growth.js'
 import { KEY } from './http.js'
@@ -19,6 +20,8 @@ async function main (): Promise<void> {
   const settings = readSettings(process.env)
   const started = Date.now()
   const log = (line: string) => { process.stderr.write(`[${Math.round((Date.now() - started) / 1000)}s] ${line}\n`) }
+  pinLoadGenerator()
+  log(`processes: ${pinning()}`)
   const dir = mkdtempSync(join(tmpdir(), 'gateway-bench-'))
   const rows: Row[] = []
   const checks: Verdict[] = []
@@ -59,7 +62,7 @@ async function main (): Promise<void> {
   writeFileSync(settings.out, JSON.stringify({
     when: new Date().toISOString(),
     seconds: Math.round((Date.now() - started) / 1000),
-    machine: { node: process.version, cpus: cpus().length, model: cpus()[0]?.model, loadBefore, loadAfter: loadavg() },
+    machine: { node: process.version, cpus: cpus().length, model: cpus()[0]?.model, pinning: pinning(), loadBefore, loadAfter: loadavg() },
     settings: { ...settings, only: [...settings.only], store: stored.store },
     verdicts: checks,
     scenarios: summary

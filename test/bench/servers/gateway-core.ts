@@ -9,10 +9,10 @@ import gateway from '../../../plugins/gateway.js'
 import problems from '../../../plugins/problems.js'
 import store from '../../../plugins/store.js'
 import books from '../../../routes/books/index.js'
-import type { ServerOptions } from './options.js'
+import { BENCH_LOGGER, type ServerOptions } from './options.js'
 
 export async function gatewayCoreServer ({ databasePath, key }: ServerOptions): Promise<FastifyInstance> {
-  const server = Fastify({ logger: false })
+  const server = Fastify({ logger: BENCH_LOGGER })
   await server.register(problems)
   await server.register(store, { databaseUrl: databasePath })
   await server.register(audience)

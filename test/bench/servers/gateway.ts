@@ -6,15 +6,14 @@ import app from '../../../src/app.js'
 import { signedIn } from '../../../src/permissions.js'
 import { kyselySource } from '../../../src/sources/index.js'
 import { Book } from '../../../routes/books/book.js'
-import type { ServerOptions } from './options.js'
+import { BENCH_LOGGER, type ServerOptions } from './options.js'
 
 export const UNCACHED_URL = '/bench/books-uncached'
 const UNREACHED_RATE_LIMIT = 1_000_000_000
 const UNREACHED_EVENT_LOOP_DELAY_MS = 600_000
 
 export async function gatewayServer ({ databasePath, key }: ServerOptions): Promise<FastifyInstance> {
-  // Errors only: a failing request says why on the suite's output, and nothing else is logged.
-  const server = Fastify({ logger: { level: 'error' } })
+  const server = Fastify({ logger: BENCH_LOGGER })
   // Unencapsulated, as the tests register it, so the bench mount reaches `mount` and `db`. Every
   // plugin runs as shipped; the rate limit and the load shedder only get ceilings the bench never
   // reaches (their checks still run): a COUNT of a million rows or a deep OFFSET blocks the event

@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { AGENT_MEDIA_TYPE } from '../../../src/audience.js'
 import { handBook, handWindow } from '../hand.js'
 import { bearerCheck } from './auth.js'
-import type { ServerOptions } from './options.js'
+import { BENCH_LOGGER, type ServerOptions } from './options.js'
 import { allBooks, bookPage, countBooks, MAX_PAGE_SIZE } from './queries.js'
 import { openBenchStore } from './store.js'
 
@@ -47,7 +47,7 @@ const Paging = {
 export async function handFastifyServer ({ databasePath, key }: ServerOptions): Promise<FastifyInstance> {
   const db = openBenchStore(databasePath)
   const allowed = bearerCheck(key)
-  const server = Fastify({ logger: false })
+  const server = Fastify({ logger: BENCH_LOGGER })
   server.addHook('onClose', async () => { await db.destroy() })
   server.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!allowed(request.headers.authorization)) return await reply.code(401).send({ error: 'unauthorized' })

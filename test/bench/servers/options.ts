@@ -6,3 +6,10 @@ export interface ServerOptions {
   /** The one bearer key accepted. */
   readonly key: string
 }
+
+/**
+ * The logger of every Fastify server under test, the gateway's and the hand-written alike: errors
+ * only, so a failing request says why on the suite's output. The same for all, because a logger
+ * costs Fastify a child logger per request, which is the framework's cost, not the gateway's.
+ */
+export const BENCH_LOGGER = { level: 'error' } as const
