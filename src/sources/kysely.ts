@@ -1,6 +1,6 @@
 // A kysely query as a source: COUNT over it, then LIMIT/OFFSET for a page, and a streamed read for
 // the whole list. The query must order by a stable key, so pages never overlap or skip.
-import { PostgresIntrospector, SqliteIntrospector, sql, type Kysely, type SelectQueryBuilder } from 'kysely'
+import { PostgresIntrospector, SqliteIntrospector, sql, type CompiledQuery, type Kysely, type SelectQueryBuilder } from 'kysely'
 import { countKey, sqliteDataVersion, uncachedCounts, versionedCountCache, type CountCache } from './count-cache.js'
 import { postgresDataVersion } from './postgres-version.js'
 import type { ListSource, RecordSource } from './source.js'
@@ -29,6 +29,7 @@ export function kyselySource<Args, Row, Out = Row> (
   const decode = options.decode ?? ((row: Row) => row as unknown as Out)
   const chunkSize = options.chunkSize ?? 1000
   const cache = countCacheFor(db, options.countCache)
+  const reader = streamReaders.get(db)
   return {
     count: async (args) => {
       // COUNT over the query itself, so filters, joins and DISTINCT count as they select.
@@ -36,7 +37,7 @@ export function kyselySource<Args, Row, Out = Row> (
       return await cache.count(countKey(counted.sql, counted.parameters), async () => Number((await db.executeQuery(counted)).rows[0].count))
     },
     slice: async (args, offset, limit) => (await query(args).limit(limit).offset(offset).execute()).map(decode),
-    stream: (args) => decoded(query(args).stream(chunkSize), decode)
+    stream: (args) => decoded(reader === undefined ? query(args).stream(chunkSize) : reader.stream(query(args).compile()), decode)
   }
 }
 
@@ -51,6 +52,18 @@ export function kyselyRecordSource<Args, Row, Out = Row> (
       return row === undefined ? undefined : decode(row)
     }
   }
+}
+
+/** Where a database's whole-list reads run when not on its own connections (SQLite's readers). */
+export interface StreamReader {
+  stream: <Row>(query: CompiledQuery<Row>) => AsyncIterable<Row>
+}
+
+const streamReaders = new WeakMap<Kysely<any>, StreamReader>()
+
+/** Makes `reader` read the streams of `db`'s sources; as with `useCountCache`, before the routes. */
+export function useStreamReader (db: Kysely<any>, reader: StreamReader): void {
+  streamReaders.set(db, reader)
 }
 
 const databaseCaches = new WeakMap<Kysely<any>, CountCache>()

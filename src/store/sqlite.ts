@@ -4,8 +4,10 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
+import { useStreamReader } from '../sources/index.js'
 import type { Database, Db } from './database.js'
 import { queryLogger, type StoreOptions } from './options.js'
+import { sqliteReaders } from './sqlite-readers.js'
 
 /** Opens (creating if needed) the SQLite database at `path`; `:memory:` for a private one. */
 export function openSqlite (path: string, options: StoreOptions = {}): Db {
@@ -13,5 +15,8 @@ export function openSqlite (path: string, options: StoreOptions = {}): Db {
   const connection = new SQLite(path)
   connection.pragma('journal_mode = WAL')
   connection.pragma('busy_timeout = 5000')
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }), log: queryLogger(options) })
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }), log: queryLogger(options) })
+  // A private in-memory database has no file another connection could open: its streams stay on it.
+  if (path !== ':memory:') useStreamReader(db, sqliteReaders(path, options))
+  return db
 }

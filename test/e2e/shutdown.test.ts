@@ -41,6 +41,10 @@ t.test('SIGTERM finishes the request in flight, refuses new connections, and exi
   slow.pause()
   await sleep(200)
   t.notOk(completed(server.logs, '/books'), 'the list is still in flight')
+  // The list holds no connection others need: a readiness probe, a read of the store, is answered.
+  const probe = await get(hostname, port, '/readyz', new Agent())
+  t.equal(probe.statusCode, 200, 'the store answers others while the list waits for its reader')
+  await drain(probe)
 
   server.child.kill('SIGTERM')
   await until(() => server.logs.some((entry) => entry.msg === 'closing'), 'the server says it is closing')

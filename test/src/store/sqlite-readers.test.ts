@@ -1,0 +1,84 @@
+// A whole-list read on SQLite runs on a read-only connection of its own, so a stream its client
+// reads slowly (or not at all) never holds the connection every other query runs on.
+import { setTimeout as sleep } from 'node:timers/promises'
+import { join } from 'node:path'
+import type { Kysely } from 'kysely'
+import t from 'tap'
+import { kyselySource } from '../../../src/sources/index.js'
+import { openSqlite } from '../../../src/store/sqlite.js'
+import { sqliteReaders } from '../../../src/store/sqlite-readers.js'
+
+interface Tables {
+  entries: { id: number, memo: string }
+}
+
+const ROWS = 2_000
+const path = join(t.testdir(), 'entries.sqlite')
+const queries: string[] = []
+const db = openSqlite(path, { onQuery: (sql) => { queries.push(sql) } }) as unknown as Kysely<Tables>
+t.teardown(async () => { await db.destroy() })
+
+await db.schema.createTable('entries').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('memo', 'text').execute()
+await db.insertInto('entries').values(Array.from({ length: ROWS }, (_, i) => ({ id: i + 1, memo: `Entry ${i + 1}` }))).execute()
+
+const source = kyselySource(db, () => db.selectFrom('entries').selectAll().orderBy('id'), { chunkSize: 10 })
+
+/** Settles with `promise`, or rejects once `ms` have passed: a query stuck behind a stream fails here. */
+async function within<T> (promise: Promise<T>, ms = 5_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_resolve, reject) => { timer = setTimeout(() => { reject(new Error(`still waiting after ${ms} ms`)) }, ms) })
+  try {
+    return await Promise.race([promise, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+t.test('a stream read one row and left open holds nothing: pages, counts and writes go on', async (t) => {
+  const rows = source.stream({})[Symbol.asyncIterator]()
+  t.match((await rows.next()).value, { id: 1 })
+  t.equal(await within(source.count({})), ROWS)
+  t.strictSame((await within(source.slice({}, 10, 2))).map((row) => row.id), [11, 12])
+  await within(db.insertInto('entries').values({ id: ROWS + 1, memo: 'Written mid-stream' }).execute())
+  // The stream reads the snapshot it began with: the row written since is not in it.
+  let count = 1
+  for (let next = await rows.next(); next.done !== true; next = await rows.next()) count++
+  t.equal(count, ROWS)
+  await db.deleteFrom('entries').where('id', '>', ROWS).execute()
+})
+
+t.test('the stream\'s SQL is told to onQuery like every other query', async (t) => {
+  queries.length = 0
+  for await (const row of source.stream({})) if (row.id === 3) break
+  t.match(queries, [/^select \* from "entries" order by "id"$/])
+})
+
+t.test('beyond the limit a stream waits for a reader; closing one, even early, frees it', async (t) => {
+  const readers = sqliteReaders(path, { maxReaders: 1 })
+  const compiled = db.selectFrom('entries').select('id').orderBy('id').compile()
+  const first = readers.stream(compiled)[Symbol.asyncIterator]()
+  t.strictSame((await first.next()).value, { id: 1 })
+  const second = readers.stream(compiled)[Symbol.asyncIterator]()
+  let started = false
+  const secondRow = second.next().then((result) => { started = true; return result })
+  await sleep(50)
+  t.notOk(started, 'the second waits while the first is open')
+  await first.return?.(undefined)
+  t.strictSame((await within(secondRow)).value, { id: 1 }, 'then reads')
+  await second.return?.(undefined)
+  const third = readers.stream(compiled)[Symbol.asyncIterator]()
+  t.strictSame((await within(third.next())).value, { id: 1 }, 'the slot was given back')
+  await third.return?.(undefined)
+})
+
+t.test('a stream that fails gives its reader back, and says why', async (t) => {
+  const readers = sqliteReaders(path, { maxReaders: 1 })
+  const broken = db.selectFrom('entries').select('id').where('memo', '=', 'x').compile()
+  const rows = readers.stream({ ...broken, sql: 'select id from no_such_table' })[Symbol.asyncIterator]()
+  await t.rejects(rows.next(), /no such table/)
+  t.equal((await within(readers.stream(broken)[Symbol.asyncIterator]().next())).done, true, 'the next stream reads (no rows), and ends')
+})
+
+t.test('a reader count must be a positive integer', async (t) => {
+  t.throws(() => sqliteReaders(path, { maxReaders: 0 }), /maxReaders must be a positive integer; got 0/)
+})
