@@ -8,6 +8,7 @@ import { lineStyle, type PagingStyle } from '../paging/index.js'
 import type { JsonSchema } from '../projection/index.js'
 import { querystringSchema, splitQuery } from './arguments.js'
 import { MountError, type TextMount } from './definition.js'
+import { named } from './schemas.js'
 
 /** What every mounted route shares: method, url, config, compilers and the operation's metadata. */
 export type RouteBase = Omit<RouteOptions, 'handler'> & { schema: object }
@@ -28,7 +29,8 @@ export function textRoute (mount: TextMount, route: RouteBase, responses: TextRe
       ...route.schema,
       params: mount.params,
       querystring: querystringSchema(mount.arguments, style.parameters),
-      response: responses({ plain: PLAIN_TEXT, agent: style.schema(LINE) })
+      // One component for every text route: the window's shape does not depend on the route.
+      response: responses({ plain: PLAIN_TEXT, agent: named(style.schema(LINE), 'LineWindow') })
     },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const { paging, args } = splitQuery(request.query as Record<string, unknown>, style.parameters)

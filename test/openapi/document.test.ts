@@ -110,7 +110,7 @@ t.test('info names the service and its version', async (t) => {
 
 t.test('components have meaningful names, never def-N', async (t) => {
   const names = Object.keys(document.components.schemas)
-  for (const name of ['Book', 'BookForAgents', 'BookPage', 'BookWithAuthorsForAgents', 'BookWithAuthorsPage', 'Invoice', 'InvoiceForAgents', 'InvoicePage', 'Problem', 'Availability']) {
+  for (const name of ['Book', 'BookForAgents', 'BookPage', 'BookWithAuthorsForAgents', 'BookWithAuthorsPage', 'Invoice', 'InvoiceForAgents', 'InvoicePage', 'Problem', 'Availability', 'LineWindow', 'Health']) {
     t.ok(names.includes(name), name)
   }
   t.notOk(names.some((name) => /^def-\d+$/.test(name)), 'no def-N')
