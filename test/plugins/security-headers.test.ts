@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import t from 'tap'
-import { SWAGGER_UI_LOGO_STYLE } from '../../plugins/security-headers.js'
+import { helmetHeaders, SWAGGER_UI_LOGO_STYLE } from '../../plugins/security-headers.js'
 import { AUTH, buildApp } from '../helpers/app.js'
 
 const { app } = await buildApp(t)
@@ -75,4 +75,10 @@ t.test('the hash the policy admits is that of the one stylesheet the installed S
   const styles = Array.from(preset.matchAll(/createElement\("style",null,"([^"]*)"\)/g), (match) => match[1])
   t.equal(styles.length, 1)
   t.equal(`'sha256-${createHash('sha256').update(styles[0]).digest('base64')}'`, SWAGGER_UI_LOGO_STYLE)
+})
+
+t.test('a policy helmet refuses when it writes the header stops the start, not a request', async (t) => {
+  // A directive computed per request is refused by helmet only when it runs: here, once, at start.
+  const directives = { defaultSrc: [() => "'self'; script-src *"] }
+  t.throws(() => helmetHeaders({ contentSecurityPolicy: { useDefaults: false, directives } }), /invalid directive value for "default-src"/)
 })
