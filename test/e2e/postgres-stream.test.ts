@@ -35,6 +35,10 @@ if (await needs(t, 'PostgreSQL')) {
   t.test('a client hanging up mid-list: the cursor is closed, the connection idle and clean', async (t) => {
     const response = await get(port)
     await once(response, 'data')
+    // Read no further: once the socket pushes back, the server stops fetching, and its connection
+    // waits in the cursor's transaction (until then it may be caught mid-FETCH, active).
+    response.pause()
+    for (let tries = 0; !(await states(application)).includes('idle in transaction') && tries < 100; tries++) await sleep(50)
     t.match(await states(application), ['idle in transaction'], 'mid-list, the cursor holds its connection')
     response.destroy()
     for (let tries = 0; (await states(application)).includes('idle in transaction') && tries < 100; tries++) await sleep(50)
