@@ -3,19 +3,15 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import Type from 'typebox'
-import { PROBLEM_MEDIA_TYPE } from '../src/audience.js'
 import { StoreUnavailableError } from '../src/errors.js'
-import { named, ProblemBody } from '../src/mount/schemas.js'
+import { named, problemResponse } from '../src/mount/schemas.js'
 
 const Health = named(Type.Object({ status: Type.String({ description: '"ok" when healthy.' }) }, { description: 'A health check\'s answer.' }), 'Health')
 
 const HEALTHY = { description: 'Healthy.', content: { 'application/json': { schema: Health } } }
 
 /** Not ready: the store does not answer, or the process is shedding load. */
-const NOT_READY = {
-  description: 'A problem (RFC 9457): the store does not answer, or the server is overloaded; retry after a while.',
-  content: { [PROBLEM_MEDIA_TYPE]: { schema: ProblemBody } }
-}
+const NOT_READY = problemResponse('A problem (RFC 9457): the store does not answer, or the server is overloaded; retry after a while.')
 
 async function health (app: FastifyInstance): Promise<void> {
   app.get('/healthz', {

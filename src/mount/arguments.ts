@@ -3,6 +3,7 @@
 // instance was built with (its default `removeAdditional` would silently drop unknown names).
 import { Ajv, type ValidateFunction } from 'ajv'
 import Type, { type TObject, type TProperties } from 'typebox'
+import { invalidArguments } from '../errors.js'
 
 const ajv = new Ajv({
   coerceTypes: true,
@@ -53,4 +54,15 @@ export function splitQuery (query: Readonly<Record<string, unknown>>, paging: TP
     else args[name] = value
   }
   return { paging: taken, args }
+}
+
+/** Declared arguments named like one of the style's parameters (a mount refuses them). */
+export function shadowedArguments (declared: TObject | undefined, parameters: TProperties): string[] {
+  return Object.keys(declared?.properties ?? {}).filter((name) => Object.hasOwn(parameters, name))
+}
+
+/** Refuses (400) each of the style's parameters a plain client sent, saying why with `message`. */
+export function refuseFromPlainClient (paging: Readonly<Record<string, unknown>>, parameters: TProperties, message: string): void {
+  const sent = Object.keys(parameters).filter((name) => paging[name] !== undefined)
+  if (sent.length > 0) throw invalidArguments(Object.fromEntries(sent.map((name) => [name, [message]])))
 }

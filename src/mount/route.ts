@@ -1,16 +1,16 @@
 // From a mount to a Fastify route: the flow of one request, in order. Everything that can be
 // computed once (projection, schemas, serializers) is computed here, at registration.
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
-import { AGENT_MEDIA_TYPE, JSON_VARIANTS, PROBLEM_MEDIA_TYPE, TEXT_VARIANTS, type Variants } from '../audience.js'
-import { invalidArguments, NotFoundError } from '../errors.js'
+import { AGENT_MEDIA_TYPE, JSON_VARIANTS, TEXT_VARIANTS, type Variants } from '../audience.js'
+import { NotFoundError } from '../errors.js'
 import { needsPrincipal } from '../permissions.js'
 import { offsetStyle, pageStyle, type PagingStyle } from '../paging/index.js'
 import { buildProjection, projectPayload, type JsonSchema, type Projection } from '../projection/index.js'
-import { compileArgumentValidator, querystringSchema, splitQuery } from './arguments.js'
+import { compileArgumentValidator, querystringSchema, refuseFromPlainClient, shadowedArguments, splitQuery } from './arguments.js'
 import { MountError, type ListMount, type Mount, type MountSettings, type RetrieveMount } from './definition.js'
 import { jsonArrayStream } from './json-array.js'
 import { compileSerializer } from './serializer.js'
-import { listBodies, ProblemBody, variantSchemas } from './schemas.js'
+import { listBodies, problemResponse, variantSchemas } from './schemas.js'
 import { textRoute } from './text-route.js'
 
 /** The statuses a mounted route can answer with a problem (`5xx`: any server failure), and when. */
@@ -24,6 +24,8 @@ const PROBLEMS: Readonly<Record<string, string>> = {
   429: 'A problem (RFC 9457): too many requests from this key or address; retry after the Retry-After header\'s seconds.',
   '5xx': 'A problem (RFC 9457): the server could not complete the request.'
 }
+
+const PAGING_FROM_PLAIN_CLIENT = `Paging applies to agents only: a plain client gets the whole list. Send \`X-Audience: agent\` or \`Accept: ${AGENT_MEDIA_TYPE}\` to page.`
 
 export function mountRoute (mount: Mount, settings: MountSettings): RouteOptions {
   if (mount.permissions.length === 0) {
@@ -44,11 +46,11 @@ function listRoute (mount: ListMount, projection: Projection, settings: MountSet
   const style: PagingStyle = mount.paging?.style === 'offset'
     ? offsetStyle(mount.paging)
     : pageStyle({ maxPageSize: mount.paging?.maxPageSize ?? 100, defaultLimit: mount.paging?.defaultLimit })
-  refuseShadowedArguments(mount, style)
+  const shadowed = shadowedArguments(mount.arguments, style.parameters)
+  if (shadowed.length > 0) throw new MountError(`Route '${mount.name}': ${shadowed.join(', ')} ${shadowed.length === 1 ? 'is a paging parameter' : 'are paging parameters'}; name the argument otherwise.`)
   const bodies = listBodies(variantSchemas(mount.declaration, projection, settings, mount.schemaName), style)
   const serializeRow = compileSerializer({ schema: mount.declaration.schema })
   const { present } = mount.declaration
-  const pagingNames = Object.keys(style.parameters)
 
   const route = common(mount, JSON_VARIANTS)
   return {
@@ -62,7 +64,7 @@ function listRoute (mount: ListMount, projection: Projection, settings: MountSet
       const { paging, args } = splitQuery(request.query as Record<string, unknown>, style.parameters)
       reply.type(`${JSON_VARIANTS[request.audience]}; charset=utf-8`)
       if (request.audience === 'plain') {
-        refusePagingFromPlainClient(paging, pagingNames)
+        refuseFromPlainClient(paging, style.parameters, PAGING_FROM_PLAIN_CLIENT)
         return await jsonArrayStream(mount.source.stream(args), (row) => serializeRow(present(row)))
       }
       const total = await mount.source.count(args)
@@ -143,21 +145,9 @@ function problems (mount: Mount, ...extra: number[]): Record<string, object> {
   ]
   const responses: Record<string, object> = {}
   for (const status of statuses) {
-    responses[status] = { description: PROBLEMS[status], content: { [PROBLEM_MEDIA_TYPE]: { schema: ProblemBody } } }
+    responses[status] = problemResponse(PROBLEMS[status])
   }
   return responses
-}
-
-function refusePagingFromPlainClient (paging: Record<string, unknown>, names: readonly string[]): void {
-  const sent = names.filter((name) => paging[name] !== undefined)
-  if (sent.length === 0) return
-  const message = `Paging applies to agents only: a plain client gets the whole list. Send \`X-Audience: agent\` or \`Accept: ${AGENT_MEDIA_TYPE}\` to page.`
-  throw invalidArguments(Object.fromEntries(sent.map((name) => [name, [message]])))
-}
-
-function refuseShadowedArguments (mount: ListMount, style: PagingStyle): void {
-  const shadowed = Object.keys(mount.arguments?.properties ?? {}).filter((name) => Object.hasOwn(style.parameters, name))
-  if (shadowed.length > 0) throw new MountError(`Route '${mount.name}': ${shadowed.join(', ')} ${shadowed.length === 1 ? 'is a paging parameter' : 'are paging parameters'}; name the argument otherwise.`)
 }
 
 function describeArgs (args: object): string {

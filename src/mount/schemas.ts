@@ -9,6 +9,7 @@
 // else the declaration's name. A mount whose overrides change the agent item must name its own
 // base (`BookWithAuthors`): the document refuses one component name for two different schemas.
 import type { TSchema } from 'typebox'
+import { PROBLEM_MEDIA_TYPE } from '../audience.js'
 import { AvailabilitySchema, type RecordDeclaration } from '../declare/index.js'
 import type { PagingStyle } from '../paging/index.js'
 import { Problem } from '../problem.js'
@@ -36,6 +37,11 @@ const COMPONENT = Symbol.for('audience-gateway.component')
 
 /** The body of every problem response (RFC 9457). */
 export const ProblemBody = named(Problem, 'Problem')
+
+/** A documented problem response: `description` says when it is answered. */
+export function problemResponse (description: string): object {
+  return { description, content: { [PROBLEM_MEDIA_TYPE]: { schema: ProblemBody } } }
+}
 
 export function variantSchemas (declaration: RecordDeclaration, projection: Projection, settings: MountSettings, schemaName = declaration.name): VariantSchemas {
   const agentItem = annotateSchema(declaration.schema, projection, { handleDescription: settings.handleDescription })

@@ -3,10 +3,10 @@
 // record routes' helpers (route.ts), so every mount publishes its responses the same way.
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import { AGENT_MEDIA_TYPE, TEXT_VARIANTS } from '../audience.js'
-import { invalidArguments, NotFoundError } from '../errors.js'
-import { lineStyle, type PagingStyle } from '../paging/index.js'
+import { NotFoundError } from '../errors.js'
+import { lineStyle } from '../paging/index.js'
 import type { JsonSchema } from '../projection/index.js'
-import { querystringSchema, splitQuery } from './arguments.js'
+import { querystringSchema, refuseFromPlainClient, shadowedArguments, splitQuery } from './arguments.js'
 import { MountError, type TextMount } from './definition.js'
 import { named } from './schemas.js'
 
@@ -18,11 +18,12 @@ export type TextResponses = (bodies: { plain: JsonSchema, agent: JsonSchema }) =
 
 const PLAIN_TEXT: JsonSchema = { type: 'string', description: 'The whole text, each line ended by a line feed.' }
 const LINE: JsonSchema = { type: 'string', description: 'One line of the text, without its line break.' }
+const WINDOW_FROM_PLAIN_CLIENT = `Line windows apply to agents only: a plain client gets the whole text. Send \`X-Audience: agent\` or \`Accept: ${AGENT_MEDIA_TYPE}\` for a window.`
 
 export function textRoute (mount: TextMount, route: RouteBase, responses: TextResponses): RouteOptions {
   const style = lineStyle({ maxLines: mount.paging?.maxLines })
-  refuseShadowedArguments(mount, style)
-  const windowNames = Object.keys(style.parameters)
+  const shadowed = shadowedArguments(mount.arguments, style.parameters)
+  if (shadowed.length > 0) throw new MountError(`Route '${mount.name}': arguments named like line-window parameters (${shadowed.join(', ')}); name them otherwise.`)
   return {
     ...route,
     schema: {
@@ -35,7 +36,7 @@ export function textRoute (mount: TextMount, route: RouteBase, responses: TextRe
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const { paging, args } = splitQuery(request.query as Record<string, unknown>, style.parameters)
       // Refused before the text is read: a plain client's request is wrong whatever the text.
-      if (request.audience === 'plain') refuseWindowFromPlainClient(paging, windowNames)
+      if (request.audience === 'plain') refuseFromPlainClient(paging, style.parameters, WINDOW_FROM_PLAIN_CLIENT)
       const lines = await mount.source.lines({ ...args, ...(request.params as object) })
       if (lines === undefined) throw new NotFoundError(`No text at ${request.url.split('?')[0]}.`)
       reply.type(`${TEXT_VARIANTS[request.audience]}; charset=utf-8`)
@@ -49,16 +50,4 @@ export function textRoute (mount: TextMount, route: RouteBase, responses: TextRe
 /** POSIX text: every line ends with a line feed, so an empty text is an empty body. */
 function wholeText (lines: readonly string[]): string {
   return lines.map((line) => `${line}\n`).join('')
-}
-
-function refuseWindowFromPlainClient (paging: Record<string, unknown>, names: readonly string[]): void {
-  const sent = names.filter((name) => paging[name] !== undefined)
-  if (sent.length === 0) return
-  const message = `Line windows apply to agents only: a plain client gets the whole text. Send \`X-Audience: agent\` or \`Accept: ${AGENT_MEDIA_TYPE}\` for a window.`
-  throw invalidArguments(Object.fromEntries(sent.map((name) => [name, [message]])))
-}
-
-function refuseShadowedArguments (mount: TextMount, style: PagingStyle): void {
-  const shadowed = Object.keys(mount.arguments?.properties ?? {}).filter((name) => Object.hasOwn(style.parameters, name))
-  if (shadowed.length > 0) throw new MountError(`Route '${mount.name}': arguments named like line-window parameters (${shadowed.join(', ')}); name them otherwise.`)
 }
