@@ -2,7 +2,7 @@
 // version of the data it was counted at, and served only while that version still holds. What a
 // version is belongs to the store (SQLite's is below); where totals live belongs to the cache (this
 // one keeps them in memory; a shared one, e.g. in Redis, keeps the same contract).
-import { sql, type Kysely } from 'kysely'
+import { sql, type Kysely, type RawBuilder } from 'kysely'
 
 export interface CountCache {
   /** The total `key` names: the remembered one while the data is unchanged, else `compute`'s. */
@@ -59,8 +59,13 @@ export function versionedCountCache (options: VersionedCountCacheOptions): Count
  * altered) are part of it too.
  */
 export function sqliteDataVersion (db: Kysely<any>): () => Promise<string> {
+  return versionStatement(db, sql<{ version: string }>`select (select data_version from pragma_data_version) || ':' || (select schema_version from pragma_schema_version) || ':' || total_changes() as version`)
+}
+
+/** A store's data version, read by one statement selecting `version`. */
+export function versionStatement (db: Kysely<any>, statement: RawBuilder<{ version: string }>): () => Promise<string> {
   // Compiled once: this runs before every count, and its SQL never changes.
-  const query = sql<{ version: string }>`select (select data_version from pragma_data_version) || ':' || (select schema_version from pragma_schema_version) || ':' || total_changes() as version`.compile(db)
+  const query = statement.compile(db)
   return async () => (await db.executeQuery(query)).rows[0].version
 }
 

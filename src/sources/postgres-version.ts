@@ -4,11 +4,10 @@
 // aborts, and reads the same on every connection of every replica in between: an O(1) statement
 // that no write can slip past, since two equal snapshots see the same rows.
 import { sql, type Kysely } from 'kysely'
+import { versionStatement } from './count-cache.js'
 
 export function postgresDataVersion (db: Kysely<any>): () => Promise<string> {
-  // Compiled once: this runs before every count, and its SQL never changes.
-  const query = sql<{ version: string }>`select pg_current_snapshot()::text as version`.compile(db)
-  return async () => (await db.executeQuery(query)).rows[0].version
+  return versionStatement(db, sql<{ version: string }>`select pg_current_snapshot()::text as version`)
 }
 
 /**

@@ -1,9 +1,9 @@
 // Streams read on connections of their own. SQLite's kysely dialect has one connection, held by a
 // stream from its first row to its last: a plain client reading a long list slowly (or not at all)
 // would stall every other request of the process for as long. Each stream here opens a read-only
-// connection to the same file, reads one consistent snapshot on it (WAL lets readers and the
+// connection to the same file (`open`, from sqlite.ts), reads one consistent snapshot on it (WAL lets readers and the
 // writer go on side by side) and closes it when the stream ends, is closed early, or fails.
-import SQLite from 'better-sqlite3'
+import type SQLite from 'better-sqlite3'
 import type { CompiledQuery } from 'kysely'
 import type { StreamReader } from '../sources/index.js'
 import type { StoreOptions } from './options.js'
@@ -15,15 +15,14 @@ export interface SqliteReadersOptions extends Pick<StoreOptions, 'onQuery'> {
   maxReaders?: number
 }
 
-export function sqliteReaders (path: string, options: SqliteReadersOptions = {}): StreamReader {
+export function sqliteReaders (open: () => SQLite.Database, options: SqliteReadersOptions = {}): StreamReader {
   const slots = semaphore(options.maxReaders ?? DEFAULT_MAX_READERS)
   return {
     stream: async function * stream<Row> (query: CompiledQuery<Row>): AsyncGenerator<Row> {
       await slots.acquire()
       let reader: SQLite.Database | undefined
       try {
-        reader = new SQLite(path, { readonly: true, fileMustExist: true })
-        reader.pragma('busy_timeout = 5000')
+        reader = open()
         options.onQuery?.(query.sql)
         // `for...of` ends the statement's iteration however this generator ends, before the close.
         for (const row of reader.prepare(query.sql).iterate(query.parameters as unknown[])) yield row as Row

@@ -12,11 +12,17 @@ import { sqliteReaders } from './sqlite-readers.js'
 /** Opens (creating if needed) the SQLite database at `path`; `:memory:` for a private one. */
 export function openSqlite (path: string, options: StoreOptions = {}): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
-  const connection = new SQLite(path)
+  const connection = connect(path)
   connection.pragma('journal_mode = WAL')
-  connection.pragma('busy_timeout = 5000')
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }), log: queryLogger(options) })
   // A private in-memory database has no file another connection could open: its streams stay on it.
-  if (path !== ':memory:') useStreamReader(db, sqliteReaders(path, options))
+  if (path !== ':memory:') useStreamReader(db, sqliteReaders(() => connect(path, { readonly: true, fileMustExist: true }), options))
   return db
+}
+
+/** One connection to the file, waiting up to 5 s for another connection's write lock. */
+function connect (path: string, options?: SQLite.Options): SQLite.Database {
+  const connection = new SQLite(path, options)
+  connection.pragma('busy_timeout = 5000')
+  return connection
 }

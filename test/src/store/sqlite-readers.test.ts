@@ -2,6 +2,7 @@
 // reads slowly (or not at all) never holds the connection every other query runs on.
 import { setTimeout as sleep } from 'node:timers/promises'
 import { join } from 'node:path'
+import SQLite from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import t from 'tap'
 import { kyselySource } from '../../../src/sources/index.js'
@@ -20,6 +21,9 @@ t.teardown(async () => { await db.destroy() })
 
 await db.schema.createTable('entries').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('memo', 'text').execute()
 await db.insertInto('entries').values(Array.from({ length: ROWS }, (_, i) => ({ id: i + 1, memo: `Entry ${i + 1}` }))).execute()
+
+/** A read-only connection to the test's file, as the store opens one for each stream. */
+const openReader = () => new SQLite(path, { readonly: true })
 
 const source = kyselySource(db, () => db.selectFrom('entries').selectAll().orderBy('id'), { chunkSize: 10 })
 
@@ -54,7 +58,7 @@ t.test('the stream\'s SQL is told to onQuery like every other query', async (t) 
 })
 
 t.test('beyond the limit a stream waits for a reader; closing one, even early, frees it', async (t) => {
-  const readers = sqliteReaders(path, { maxReaders: 1 })
+  const readers = sqliteReaders(openReader, { maxReaders: 1 })
   const compiled = db.selectFrom('entries').select('id').orderBy('id').compile()
   const first = readers.stream(compiled)[Symbol.asyncIterator]()
   t.strictSame((await first.next()).value, { id: 1 })
@@ -72,7 +76,7 @@ t.test('beyond the limit a stream waits for a reader; closing one, even early, f
 })
 
 t.test('a stream that fails gives its reader back, and says why', async (t) => {
-  const readers = sqliteReaders(path, { maxReaders: 1 })
+  const readers = sqliteReaders(openReader, { maxReaders: 1 })
   const broken = db.selectFrom('entries').select('id').where('memo', '=', 'x').compile()
   const rows = readers.stream({ ...broken, sql: 'select id from no_such_table' })[Symbol.asyncIterator]()
   await t.rejects(rows.next(), /no such table/)
@@ -80,5 +84,5 @@ t.test('a stream that fails gives its reader back, and says why', async (t) => {
 })
 
 t.test('a reader count must be a positive integer', async (t) => {
-  t.throws(() => sqliteReaders(path, { maxReaders: 0 }), /maxReaders must be a positive integer; got 0/)
+  t.throws(() => sqliteReaders(openReader, { maxReaders: 0 }), /maxReaders must be a positive integer; got 0/)
 })
