@@ -7,6 +7,7 @@
 // landed can make it a tenth faster or slower for its whole life) out of every other round.
 import type { ServerProcess } from './child.js'
 import { measureLoad, warmLoad, type LoadResult } from './load.js'
+import { median, medianOf } from './report.js'
 import type { BenchSettings } from './settings.js'
 
 export interface LoadSubject {
@@ -68,4 +69,25 @@ export async function measureInRounds<Subject extends RoundSubject> (
 export function rotate<T> (items: readonly T[], by: number): T[] {
   const shift = by % items.length
   return [...items.slice(shift), ...items.slice(0, shift)]
+}
+
+/** Each subject's medians across its rounds: req/s, latency percentiles and CPU per request. */
+export function loadMedians (runs: Readonly<Record<string, readonly LoadResult[]>>): Record<string, Omit<LoadResult, 'requests'>> {
+  return Object.fromEntries(Object.entries(runs).map(([id, results]) => [id, medianOf(results.map(({ rps, p50, p99, cpuUs }) => ({ rps, p50, p99, cpuUs })))]))
+}
+
+/** How one subject's medians are printed. */
+export function loadFigures (medians: Omit<LoadResult, 'requests'>): Record<string, number> {
+  return { 'req/s': medians.rps, 'p50 ms': medians.p50, 'p99 ms': medians.p99, 'CPU us/req': medians.cpuUs }
+}
+
+/**
+ * `a`'s throughput over `b`'s, round by round (the two measured seconds apart), then the median:
+ * as measured (req/s), and from CPU time per request (`b`'s over `a`'s).
+ */
+export function throughputRatio (runs: Readonly<Record<string, readonly LoadResult[]>>, a: string, b: string): { rps: number, cpu: number } {
+  return {
+    rps: median(runs[a].map((result, i) => result.rps / runs[b][i].rps)),
+    cpu: median(runs[a].map((result, i) => runs[b][i].cpuUs / result.cpuUs))
+  }
 }

@@ -1,8 +1,7 @@
 // The suite's side of a server under test: fork it, learn its port, read its memory from /proc,
 // stop it. One server runs at a time, so the load generator and the server each have a core.
-import { fork, type ChildProcess } from 'node:child_process'
+import { execFileSync, fork, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { serverPinning } from './cpus.js'

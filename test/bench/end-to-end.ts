@@ -4,9 +4,9 @@
 // compared before anything is measured, then measured in alternation (see alternate.ts).
 import { startServer, type ServerProcess } from './child.js'
 import { AGENT, AUTH, body } from './http.js'
-import { measureInRounds } from './alternate.js'
+import { loadFigures, loadMedians, measureInRounds, throughputRatio } from './alternate.js'
 import type { LoadResult } from './load.js'
-import { median, medianOf, round, type Row, type Verdict } from './report.js'
+import { round, type Row, type Verdict } from './report.js'
 import type { ServerKind } from './server.js'
 import { UNCACHED_URL } from './servers/gateway.js'
 import { AGENT_URL } from './servers/hand-fastify.js'
@@ -60,11 +60,9 @@ export async function endToEnd (databasePath: string, key: string, settings: Ben
 }
 
 function summarize (runs: Record<string, LoadResult[]>, settings: BenchSettings): EndToEndResult {
-  const medians = Object.fromEntries(Object.entries(runs).map(([id, results]) => [id, medianOf(results.map(({ rps, p50, p99, cpuUs }) => ({ rps, p50, p99, cpuUs })))]))
-  // Ratios per round (the two measured seconds apart), then their median. Throughput as
-  // measured, and the same from CPU time per request (the reference's over the subject's).
-  const ratio = (a: string, b: string) => median(runs[a].map((result, i) => result.rps / runs[b][i].rps))
-  const cpuRatio = (a: string, b: string) => median(runs[a].map((result, i) => runs[b][i].cpuUs / result.cpuUs))
+  const medians = loadMedians(runs)
+  const ratio = (a: string, b: string) => throughputRatio(runs, a, b).rps
+  const cpuRatio = (a: string, b: string) => throughputRatio(runs, a, b).cpu
   const ratios = {
     agentToFastify: ratio('gateway-agent', 'fastify-agent'),
     agentToExpress: ratio('gateway-agent', 'express-agent'),
@@ -97,30 +95,26 @@ function summarize (runs: Record<string, LoadResult[]>, settings: BenchSettings)
     scenario: '1 end to end, 10,000 rows',
     subject: subject.label,
     figures: {
-      'req/s': medians[subject.id].rps,
-      'p50 ms': medians[subject.id].p50,
-      'p99 ms': medians[subject.id].p99,
-      'CPU us/req': medians[subject.id].cpuUs,
+      ...loadFigures(medians[subject.id]),
       ...extra[subject.id]
     }
   }))
-  const r = (value: number) => round(value)
   return {
     rows,
     verdicts: [
       {
         target: 'agent envelope >= 0.9 x hand-written Fastify (req/s)',
-        measured: `${r(ratios.agentToFastify)} x (by CPU per request ${r(ratios.cpu.agentToFastify)} x; gateway core ${r(ratios.coreAgentToFastify)} x, by CPU ${r(ratios.cpu.coreAgentToFastify)} x; COUNT on every request ${r(ratios.uncachedAgentToFastify)} x)`,
+        measured: `${round(ratios.agentToFastify)} x (by CPU per request ${round(ratios.cpu.agentToFastify)} x; gateway core ${round(ratios.coreAgentToFastify)} x, by CPU ${round(ratios.cpu.coreAgentToFastify)} x; COUNT on every request ${round(ratios.uncachedAgentToFastify)} x)`,
         holds: ratios.agentToFastify >= 0.9
       },
       {
         target: 'agent envelope above hand-written Express 5 (req/s)',
-        measured: `${r(ratios.agentToExpress)} x (by CPU per request ${r(ratios.cpu.agentToExpress)} x)`,
+        measured: `${round(ratios.agentToExpress)} x (by CPU per request ${round(ratios.cpu.agentToExpress)} x)`,
         holds: ratios.agentToExpress > 1
       },
       {
         target: 'plain list of 10,000 rows (streamed) against the references, no target',
-        measured: `${r(ratios.plainToFastify)} x Fastify, ${r(ratios.plainToExpress)} x Express (by CPU ${r(ratios.cpu.plainToFastify)} x, ${r(ratios.cpu.plainToExpress)} x)`,
+        measured: `${round(ratios.plainToFastify)} x Fastify, ${round(ratios.plainToExpress)} x Express (by CPU ${round(ratios.cpu.plainToFastify)} x, ${round(ratios.cpu.plainToExpress)} x)`,
         holds: null
       }
     ],

@@ -1,10 +1,10 @@
 // Scenario 4: how an agent page's cost grows with the table. Page 1 of a small and of a large
 // table, through the shipped route (count cache) and through one that counts on every request,
 // and a page near the end of the large table, where SQLite's OFFSET walks every row before it.
-import { measureInRounds } from './alternate.js'
+import { loadFigures, loadMedians, measureInRounds, throughputRatio } from './alternate.js'
 import { startServer } from './child.js'
 import { AGENT } from './http.js'
-import { median, medianOf, round, type Row, type Verdict } from './report.js'
+import { round, type Row, type Verdict } from './report.js'
 import { UNCACHED_URL } from './servers/gateway.js'
 import type { BenchSettings } from './settings.js'
 
@@ -35,19 +35,21 @@ export async function growth (small: Table, large: Table, key: string, settings:
   const runs = await measureInRounds(subjects.map((subject) => ({ ...subject, server: subject.table, paths: [subject.path], headers: AGENT })), {
     start: async (table) => await startServer('gateway', tables[table], key)
   }, settings, log)
-  const medians = Object.fromEntries(Object.entries(runs).map(([id, list]) => [id, medianOf(list.map(({ rps, p50, p99, cpuUs }) => ({ rps, p50, p99, cpuUs })))]))
+  const medians = loadMedians(runs)
   // Cost is time per request at the same concurrency: the inverse of throughput.
-  const cost = (a: string, b: string) => median(runs[a].map((result, i) => runs[b][i].rps / result.rps))
-  const cpuCost = (a: string, b: string) => median(runs[a].map((result, i) => result.cpuUs / runs[b][i].cpuUs))
-  const pageOne = cost('large-page1', 'small-page1')
-  const pageOneUncached = cost('large-page1-uncached', 'small-page1-uncached')
-  const deep = cost('large-deep', 'large-page1')
+  const cost = (a: string, b: string) => throughputRatio(runs, b, a)
+  const pageOneCost = cost('large-page1', 'small-page1')
+  const pageOneUncachedCost = cost('large-page1-uncached', 'small-page1-uncached')
+  const deepCost = cost('large-deep', 'large-page1')
+  const pageOne = pageOneCost.rps
+  const pageOneUncached = pageOneUncachedCost.rps
+  const deep = deepCost.rps
   const cpu = {
-    largeToSmallPage1: cpuCost('large-page1', 'small-page1'),
-    largeToSmallPage1Uncached: cpuCost('large-page1-uncached', 'small-page1-uncached'),
-    deepToPage1: cpuCost('large-deep', 'large-page1')
+    largeToSmallPage1: pageOneCost.cpu,
+    largeToSmallPage1Uncached: pageOneUncachedCost.cpu,
+    deepToPage1: deepCost.cpu
   }
-  const figures = (id: string, extra: Record<string, number> = {}) => ({ 'req/s': medians[id].rps, 'p50 ms': medians[id].p50, 'p99 ms': medians[id].p99, 'CPU us/req': medians[id].cpuUs, ...extra })
+  const figures = (id: string, extra: Record<string, number> = {}) => ({ ...loadFigures(medians[id]), ...extra })
   return {
     rows: subjects.map((subject) => ({
       scenario: '4 cost growth',

@@ -54,15 +54,16 @@ async function main (): Promise<void> {
     await stored.drop()
     rmSync(dir, { recursive: true, force: true })
   }
-  const busy = Math.max(loadBefore[0], loadavg()[0]) > cpus().length
-  const warning = busy ? `\nThe machine was busy (load average ${loadBefore[0].toFixed(1)} before, ${loadavg()[0].toFixed(1)} after, on ${cpus().length} CPUs): req/s and rows/s are noisy; CPU us/req and the per-round ratios less so.\n` : ''
+  const loadAfter = loadavg()
+  const busy = Math.max(loadBefore[0], loadAfter[0]) > cpus().length
+  const warning = busy ? `\nThe machine was busy (load average ${loadBefore[0].toFixed(1)} before, ${loadAfter[0].toFixed(1)} after, on ${cpus().length} CPUs): req/s and rows/s are noisy; CPU us/req and the per-round ratios less so.\n` : ''
   const output = `${tables(rows)}\n\n${verdicts(checks)}\n${warning}`
   process.stdout.write(`\n${output}`)
   mkdirSync(dirname(settings.out), { recursive: true })
   writeFileSync(settings.out, JSON.stringify({
     when: new Date().toISOString(),
     seconds: Math.round((Date.now() - started) / 1000),
-    machine: { node: process.version, cpus: cpus().length, model: cpus()[0]?.model, pinning: pinning(), loadBefore, loadAfter: loadavg() },
+    machine: { node: process.version, cpus: cpus().length, model: cpus()[0]?.model, pinning: pinning(), loadBefore, loadAfter },
     settings: { ...settings, only: [...settings.only], store: stored.store },
     verdicts: checks,
     scenarios: summary

@@ -1,18 +1,13 @@
 // Bench databases: the catalogue's schema and demo rows (src/store), and a books table of any
 // size, written in one transaction through a prepared statement so a million rows take seconds.
 import SQLite from 'better-sqlite3'
+import type { Database } from '../../src/store/database.js'
 import { seedDemo } from '../../src/store/demo.js'
 import { createSchema } from '../../src/store/schema.js'
 import { openSqlite } from '../../src/store/sqlite.js'
 
-export interface BenchBook {
-  id: number
-  title: string
-  status: 'draft' | 'published'
-  price: string
-  published_on: string | null
-  author_id: number
-}
+/** A stored book, as the catalogue's table holds it. */
+export type BenchBook = Database['books']
 
 /** Creates `path` holding `rows` books (ids 1..rows) and the demo catalogue around them. */
 export async function seedBooks (path: string, rows: number): Promise<void> {

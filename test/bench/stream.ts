@@ -3,6 +3,7 @@
 // its peak RSS (VmHWM, reset just before the request) belongs to that one response.
 import { createHash } from 'node:crypto'
 import { request } from 'node:http'
+import { rotate } from './alternate.js'
 import { memoryOf, resetPeak, startServer, type ServerProcess } from './child.js'
 import { AGENT, AUTH, body } from './http.js'
 import { median, medianOf, round, type Row, type Verdict } from './report.js'
@@ -47,7 +48,7 @@ export async function stream (databasePath: string, rows: number, key: string, s
   const digests = new Set<string>()
   const rounds = Math.min(settings.rounds, MAX_ROUNDS)
   for (let round = 0; round < rounds; round++) {
-    for (const subject of round % 2 === 0 ? SUBJECTS : [...SUBJECTS].reverse()) {
+    for (const subject of rotate(SUBJECTS, round)) {
       log(`stream round ${round + 1}/${rounds}: ${subject.label}`)
       const server = await startServer(subject.kind, databasePath, key)
       try {
