@@ -9,8 +9,7 @@ import t, { type Test } from 'tap'
 import app from '../../src/app.js'
 import { serverOptions } from '../../src/server.js'
 import { AUTH, buildApp, KEY } from '../helpers/app.js'
-
-const PROBLEM = 'application/problem+json; charset=utf-8'
+import { PROBLEM_JSON } from '../helpers/problem.js'
 
 /** The gateway on the served options (plus `extra`), listening on a free port. */
 async function listening (t: Test, extra: FastifyHttpOptions<Server> = {}) {
@@ -42,7 +41,7 @@ t.test('a body over the limit is a 413 problem', async (t) => {
   t.equal((await post(100)).statusCode, 200, 'a small body is taken')
   const res = await post(2048)
   t.equal(res.statusCode, 413)
-  t.equal(res.headers['content-type'], PROBLEM)
+  t.equal(res.headers['content-type'], PROBLEM_JSON)
   t.match(res.json(), { type: 'about:blank', title: 'Payload Too Large', status: 413 })
 })
 
@@ -50,7 +49,7 @@ t.test('an over-long path parameter is a 414 problem', async (t) => {
   const { app } = await buildApp(t)
   const res = await app.inject({ url: `/books/${'1'.repeat(101)}`, headers: AUTH })
   t.equal(res.statusCode, 414)
-  t.equal(res.headers['content-type'], PROBLEM)
+  t.equal(res.headers['content-type'], PROBLEM_JSON)
   t.match(res.json(), { type: 'about:blank', title: 'URI Too Long', status: 414 })
 })
 
@@ -58,7 +57,7 @@ t.test('a URL with a broken escape is a 400 problem', async (t) => {
   const { app } = await buildApp(t)
   const res = await app.inject({ url: '/books/%E0%A4%A', headers: AUTH })
   t.equal(res.statusCode, 400)
-  t.equal(res.headers['content-type'], PROBLEM)
+  t.equal(res.headers['content-type'], PROBLEM_JSON)
   t.match(res.json(), { type: 'about:blank', title: 'Bad Request', status: 400 })
 })
 

@@ -5,8 +5,7 @@ import vary from 'vary'
 import audience from '../../plugins/audience.js'
 import problems from '../../plugins/problems.js'
 import { AGENT_MEDIA_TYPE, JSON_VARIANTS, TEXT_VARIANTS } from '../../src/audience.js'
-import { Problem } from '../../src/problem.js'
-import { validationErrors } from '../helpers/ajv.js'
+import { problemBody, PROBLEM_JSON } from '../helpers/problem.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -15,7 +14,6 @@ declare module 'fastify' {
   }
 }
 
-const PROBLEM_JSON = 'application/problem+json; charset=utf-8'
 const VARY = 'Accept, X-Audience'
 
 const app = Fastify()
@@ -45,14 +43,6 @@ async function audienceFor (headers: Record<string, string | string[]>): Promise
   const res = await app.inject({ url: '/books', headers })
   if (res.statusCode !== 200) throw new Error(`${res.statusCode}: ${res.body}`)
   return res.json().audience
-}
-
-/** The body of `res`, which must be a Problem as published (a test fails on a throw). */
-function problemBody (res: { json: () => unknown }): Problem {
-  const body = res.json() as Problem
-  const errors = validationErrors(Problem, body)
-  if (errors.length > 0) throw new Error(`not a Problem: ${JSON.stringify(errors)}`)
-  return body
 }
 
 t.test('the audience header "agent" selects the agent, case and spaces aside', async (t) => {

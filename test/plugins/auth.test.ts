@@ -6,10 +6,8 @@ import auth from '../../plugins/auth.js'
 import problems from '../../plugins/problems.js'
 import { JSON_VARIANTS } from '../../src/audience.js'
 import { signedIn, unrestricted, type Permission } from '../../src/permissions.js'
-import { Problem } from '../../src/problem.js'
-import { validationErrors } from '../helpers/ajv.js'
+import { problemBody, PROBLEM_JSON } from '../helpers/problem.js'
 
-const PROBLEM_JSON = 'application/problem+json; charset=utf-8'
 const CHALLENGE = 'Bearer realm="audience-gateway"'
 const KEY = 'k1-0123456789abcdefghij'
 const OTHER_KEY = 'k2-zyxwvutsrqponmlkjihg'
@@ -37,14 +35,6 @@ async function build (keys: readonly string[], lines: string[] = []): Promise<Fa
 const lines: string[] = []
 const app = await build([KEY, OTHER_KEY], lines)
 t.teardown(() => app.close())
-
-/** The body of `res`, which must be a Problem as published (a test fails on a throw). */
-function problemBody (res: { json: () => unknown }): Problem {
-  const body = res.json() as Problem
-  const errors = validationErrors(Problem, body)
-  if (errors.length > 0) throw new Error(`not a Problem: ${JSON.stringify(errors)}`)
-  return body
-}
 
 t.test('no key is a 401 with a Bearer challenge', async (t) => {
   const res = await app.inject('/books')

@@ -6,8 +6,7 @@ import problems from '../../plugins/problems.js'
 import { ForbiddenError, invalidArguments, StoreUnavailableError } from '../../src/errors.js'
 import { INTERNAL_DETAIL, Problem, problemOf, problemType } from '../../src/problem.js'
 import { validationErrors } from '../helpers/ajv.js'
-
-const PROBLEM_JSON = 'application/problem+json; charset=utf-8'
+import { problemBody, PROBLEM_JSON } from '../helpers/problem.js'
 
 const logs: Array<{ level: number, msg: string, err?: { message: string } }> = []
 const app = Fastify({
@@ -34,14 +33,6 @@ app.get('/search', {
 }, async () => ({ ok: true }))
 app.post('/echo', async (request) => request.body)
 t.teardown(() => app.close())
-
-/** The body of `res`, which must be a Problem as published (a test fails on a throw). */
-function problemBody (res: { json: () => unknown }): Problem {
-  const body = res.json() as Problem
-  const errors = validationErrors(Problem, body)
-  if (errors.length > 0) throw new Error(`not a Problem: ${JSON.stringify(errors)}`)
-  return body
-}
 
 t.test('an error of the registry keeps its status, code and title', async (t) => {
   const res = await app.inject('/forbidden')

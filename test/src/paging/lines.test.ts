@@ -2,6 +2,7 @@
 import t from 'tap'
 import { DEFAULT_MAX_LINES, lineEnvelope, lineStyle, lineWindow } from '../../../src/paging/index.js'
 import { validationErrors } from '../../helpers/ajv.js'
+import { servedEnvelope } from '../../helpers/paging.js'
 
 const LINE = { type: 'string' }
 const TEXT = Array.from({ length: 520 }, (_, i) => `line ${i + 1}`)
@@ -10,11 +11,7 @@ const schema = style.schema(LINE)
 
 /** The window the style serves of `text`, which must match its schema (a test fails on a throw). */
 function serve (query: { start_line?: number, end_line?: number }, text: readonly string[] = TEXT): Record<string, unknown> {
-  const window = style.window(query, text.length)
-  const envelope = style.envelope(text.slice(window.offset, window.offset + window.limit), window)
-  const errors = validationErrors(schema, envelope)
-  if (errors.length > 0) throw new Error(`${JSON.stringify(query)}: not as published: ${JSON.stringify(errors)}`)
-  return envelope
+  return servedEnvelope(style, LINE, query, text)
 }
 
 function lines (from: number, to: number): string[] {

@@ -2,6 +2,7 @@
 import t from 'tap'
 import { offsetEnvelope, offsetEnvelopeSchema, offsetStyle, offsetWindow, DEFAULT_MAX_LIMIT, DEFAULT_OFFSET_LIMIT } from '../../../src/paging/index.js'
 import { validationErrors } from '../../helpers/ajv.js'
+import { numbered, servedEnvelope } from '../../helpers/paging.js'
 
 const ITEM = { type: 'integer' }
 const style = offsetStyle({ unit: 'entries', maxLimit: 500, defaultLimit: 50 })
@@ -9,12 +10,7 @@ const schema = style.schema(ITEM)
 
 /** The envelope served of `total` items numbered from 0, which must match its schema (a test fails on a throw). */
 function serve (query: { offset?: number, limit?: number }, total: number): Record<string, unknown> {
-  const window = style.window(query, total)
-  const items = Array.from({ length: Math.max(0, Math.min(window.limit, total - window.offset)) }, (_, i) => window.offset + i)
-  const envelope = style.envelope(items, window)
-  const errors = validationErrors(schema, envelope)
-  if (errors.length > 0) throw new Error(`${JSON.stringify(query)}: not as published: ${JSON.stringify(errors)}`)
-  return envelope
+  return servedEnvelope(style, ITEM, query, numbered(total))
 }
 
 t.test('a first page: the invariants, the resume field and a hint naming offset and its value', async (t) => {

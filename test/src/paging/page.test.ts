@@ -2,6 +2,7 @@
 import t from 'tap'
 import { DEFAULT_PAGE_LIMIT, pageEnvelope, pageStyle, pageWindow } from '../../../src/paging/index.js'
 import { validationErrors } from '../../helpers/ajv.js'
+import { numbered, servedEnvelope } from '../../helpers/paging.js'
 
 const ITEM = { type: 'integer' }
 const style = pageStyle({ maxPageSize: 50 })
@@ -9,12 +10,7 @@ const schema = style.schema(ITEM)
 
 /** The page the style serves of `total` items numbered from 0, which must match its schema (a test fails on a throw). */
 function serve (query: { page?: number, limit?: number }, total: number): Record<string, unknown> {
-  const window = style.window(query, total)
-  const items = Array.from({ length: Math.max(0, Math.min(window.limit, total - window.offset)) }, (_, i) => window.offset + i)
-  const envelope = style.envelope(items, window)
-  const errors = validationErrors(schema, envelope)
-  if (errors.length > 0) throw new Error(`${JSON.stringify(query)}: not as published: ${JSON.stringify(errors)}`)
-  return envelope
+  return servedEnvelope(style, ITEM, query, numbered(total))
 }
 
 t.test('exactly four keys: items, page, totalPages, hasNext', async (t) => {
