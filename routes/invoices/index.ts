@@ -1,4 +1,4 @@
-// Invoices: choices with displays, nested plumbing, and a refund affordance per row.
+// Invoices: choices with displays, hidden nested fields, and a refund affordance per row.
 import type { FastifyInstance } from 'fastify'
 import { signedIn } from '../../src/permissions.js'
 import { kyselySource } from '../../src/sources/index.js'

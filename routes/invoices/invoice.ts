@@ -1,4 +1,4 @@
-// The invoice record: choices with shared displays, nested records with hidden plumbing, a
+// The invoice record: choices with shared displays, nested records with hidden fields, a
 // handle that keeps its stored value, and a per-row affordance.
 import Type from 'typebox'
 import { choices, declareRecord, handle, hidden, label, Nullable, timestamp } from '../../src/declare/index.js'

@@ -48,6 +48,12 @@ export function choices (pairs: ChoicePairs<ChoiceValue>, options: ChoiceOptions
   return withFieldInfo(Type.Unsafe<ChoiceValue>({ type, ...listed, ...annotations }), { displays })
 }
 
+/** The display a reader is told for `value`, or `value` itself when it has none (an unknown value passes). */
+export function displayOf (value: unknown, displays: ReadonlyMap<unknown, string>): unknown {
+  const display = displays.get(value)
+  return display === undefined ? value : display
+}
+
 function pick (options: ChoiceOptions, keys: ReadonlyArray<'title' | 'description'>): Record<string, string> {
   const picked: Record<string, string> = {}
   for (const key of keys) if (options[key] !== undefined) picked[key] = options[key]

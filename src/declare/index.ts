@@ -1,4 +1,4 @@
-export { choices, type ChoicePairs, type ChoiceValue, type ChoiceOptions } from './choices.js'
+export { choices, displayOf, type ChoicePairs, type ChoiceValue, type ChoiceOptions } from './choices.js'
 export { defineFormatter, FormatterDeclarationError, PRODUCIBLE_TYPES, type Formatter, type FormatterOptions, type Produces } from './formatter.js'
 export { euros } from './euros.js'
 export { fieldInfo, type FieldInfo } from './field-info.js'

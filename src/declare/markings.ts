@@ -15,7 +15,7 @@ export type Marking =
 /** Marking values, for a mount's overrides and for `mark`. */
 export const Marking = {
   content: (): Marking => ({ kind: 'content' }),
-  /** An identifier to pass to other tools: kept as stored, never formatted or spoken. */
+  /** An identifier to pass to other tools: kept as stored, never formatted, never replaced by a display. */
   handle: (description?: string): Marking => ({ kind: 'handle', description }),
   /** The one field that names the record. */
   label: (description?: string): Marking => ({ kind: 'label', description }),

@@ -14,7 +14,7 @@ export type FieldAction =
   | { readonly action: 'keep', readonly handle: boolean, readonly description?: string }
   | { readonly action: 'format', readonly formatter: Formatter, readonly description?: string }
   | { readonly action: 'nest', readonly projection: Projection, readonly each: boolean, readonly description?: string }
-  | { readonly action: 'speak', readonly displays: ReadonlyMap<unknown, string>, readonly each: boolean, readonly description?: string }
+  | { readonly action: 'display', readonly displays: ReadonlyMap<unknown, string>, readonly each: boolean, readonly description?: string }
 
 export interface Projection {
   /** Who this projection serves, as refusals name it (e.g. "Route 'GET /books'"). */
@@ -90,6 +90,6 @@ function contentAction (field: JsonSchema, description: string | undefined, path
     if (!projection.isEmpty) return { action: 'nest', projection, each, description }
   }
   const displays = fieldInfo(value).displays
-  if (displays !== undefined && displays.size > 0) return { action: 'speak', displays, each, description }
+  if (displays !== undefined && displays.size > 0) return { action: 'display', displays, each, description }
   return description === undefined ? undefined : { action: 'keep', handle: false, description }
 }

@@ -1,4 +1,5 @@
 // The payload side: shapes a presented value (a record or a list of them) for an agent.
+import { displayOf } from '../declare/choices.js'
 import type { FieldAction, Projection } from './build.js'
 
 type Row = Readonly<Record<string, unknown>>
@@ -27,8 +28,8 @@ function projectRecord (value: unknown, projection: Projection): unknown {
 
 function projectField (value: unknown, field: Exclude<FieldAction, { action: 'hide' }>): unknown {
   if (value === null || value === undefined) {
-    // A null is never formatted nor walked; it is spoken only when the choices give it a display.
-    return field.action === 'speak' && !field.each ? speak(value, field.displays) : value
+    // A null is never formatted nor walked; it is displayed only when the choices give it a display.
+    return field.action === 'display' && !field.each ? displayOf(value, field.displays) : value
   }
   switch (field.action) {
     case 'keep':
@@ -37,8 +38,8 @@ function projectField (value: unknown, field: Exclude<FieldAction, { action: 'hi
       return field.formatter.render(value)
     case 'nest':
       return eachOf(value, field.each, (item) => projectRecord(item, field.projection))
-    case 'speak':
-      return eachOf(value, field.each, (item) => speak(item, field.displays))
+    case 'display':
+      return eachOf(value, field.each, (item) => displayOf(item, field.displays))
   }
 }
 
@@ -46,9 +47,4 @@ function projectField (value: unknown, field: Exclude<FieldAction, { action: 'hi
 function eachOf (value: unknown, each: boolean, apply: (item: unknown) => unknown): unknown {
   if (!each) return apply(value)
   return Array.isArray(value) ? value.map(apply) : value
-}
-
-function speak (value: unknown, displays: ReadonlyMap<unknown, string>): unknown {
-  const display = displays.get(value)
-  return display === undefined ? value : display
 }

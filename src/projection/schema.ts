@@ -3,9 +3,9 @@
 import { admitsNull } from '../json-types.js'
 import type { FieldAction, Projection } from './build.js'
 import { isArraySchema, isObjectSchema, type JsonSchema } from './json-schema.js'
-import { restateChoices } from './restate.js'
+import { choicesInDisplays } from './choices-in-displays.js'
 
-export interface AnnotateOptions {
+export interface ProjectSchemaOptions {
   /** The transport's sentence for a handle whose marking declares no description. */
   handleDescription?: string
 }
@@ -15,29 +15,29 @@ export interface AnnotateOptions {
  * empty projection or a schema without properties comes back as the same object; the input is
  * never modified.
  */
-export function annotateSchema (schema: object, projection: Projection, options?: AnnotateOptions): JsonSchema
-export function annotateSchema (schema: object | null, projection: Projection, options?: AnnotateOptions): JsonSchema | null
-export function annotateSchema (schema: object | null, projection: Projection, options: AnnotateOptions = {}): JsonSchema | null {
+export function projectSchema (schema: object, projection: Projection, options?: ProjectSchemaOptions): JsonSchema
+export function projectSchema (schema: object | null, projection: Projection, options?: ProjectSchemaOptions): JsonSchema | null
+export function projectSchema (schema: object | null, projection: Projection, options: ProjectSchemaOptions = {}): JsonSchema | null {
   if (schema === null || projection.isEmpty) return schema as JsonSchema | null
-  if (!isArraySchema(schema)) return annotateRecord(schema as JsonSchema, projection, options)
-  const items = annotateRecord(schema.items, projection, options)
+  if (!isArraySchema(schema)) return projectRecordSchema(schema as JsonSchema, projection, options)
+  const items = projectRecordSchema(schema.items, projection, options)
   return items === schema.items ? schema : { ...schema, items }
 }
 
-function annotateRecord (schema: JsonSchema, projection: Projection, options: AnnotateOptions): JsonSchema {
+function projectRecordSchema (schema: JsonSchema, projection: Projection, options: ProjectSchemaOptions): JsonSchema {
   if (!isObjectSchema(schema)) return schema
   const properties: Record<string, JsonSchema> = {}
   for (const [key, field] of Object.entries(schema.properties)) {
     const action = projection.fields.get(key)
     if (action === undefined) properties[key] = field
-    else if (action.action !== 'hide') properties[key] = annotateField(field, action, options)
+    else if (action.action !== 'hide') properties[key] = projectFieldSchema(field, action, options)
   }
   const { required: _required, ...rest } = schema
   const required = schema.required?.filter((key) => projection.fields.get(key)?.action !== 'hide')
   return required === undefined || required.length === 0 ? { ...rest, properties } : { ...rest, properties, required }
 }
 
-function annotateField (field: JsonSchema, action: Exclude<FieldAction, { action: 'hide' }>, options: AnnotateOptions): JsonSchema {
+function projectFieldSchema (field: JsonSchema, action: Exclude<FieldAction, { action: 'hide' }>, options: ProjectSchemaOptions): JsonSchema {
   switch (action.action) {
     case 'keep':
       return describe(field, action.handle ? action.description ?? options.handleDescription : action.description)
@@ -46,12 +46,12 @@ function annotateField (field: JsonSchema, action: Exclude<FieldAction, { action
     case 'nest':
       return describe(
         isArraySchema(field)
-          ? { ...field, items: annotateRecord(field.items, action.projection, options) }
-          : annotateRecord(field, action.projection, options),
+          ? { ...field, items: projectRecordSchema(field.items, action.projection, options) }
+          : projectRecordSchema(field, action.projection, options),
         action.description
       )
-    case 'speak':
-      return describe(spokenSchema(field, action), action.description)
+    case 'display':
+      return describe(displayedSchema(field, action), action.description)
   }
 }
 
@@ -64,10 +64,10 @@ function formattedSchema (field: JsonSchema, action: Extract<FieldAction, { acti
   return { ...kept, ...action.formatter.schema, type: admitsNull(field.type) ? [produces, 'null'] : produces }
 }
 
-/** A list's members are spoken one by one, so a list of choices is restated on its `items`. */
-function spokenSchema (field: JsonSchema, action: Extract<FieldAction, { action: 'speak' }>): JsonSchema {
-  if (!isArraySchema(field)) return restateChoices(field, action.displays).schema
-  const { schema: items, shrank } = restateChoices(field.items, action.displays)
+/** A list's members are displayed one by one, so a list of choices is described on its `items`. */
+function displayedSchema (field: JsonSchema, action: Extract<FieldAction, { action: 'display' }>): JsonSchema {
+  if (!isArraySchema(field)) return choicesInDisplays(field, action.displays).schema
+  const { schema: items, shrank } = choicesInDisplays(field.items, action.displays)
   if (!shrank) return { ...field, items }
   const { uniqueItems: _uniqueItems, ...rest } = field
   return { ...rest, items }

@@ -1,7 +1,7 @@
 // Every example of the source document for the books record, exactly.
 import t from 'tap'
 import { Book } from '../../../routes/books/book.js'
-import { annotateSchema, buildProjection, projectPayload, ProjectionError } from '../../../src/projection/index.js'
+import { projectSchema, buildProjection, projectPayload, ProjectionError } from '../../../src/projection/index.js'
 import { Marking } from '../../../src/declare/index.js'
 import { deepFreeze } from '../../helpers/freeze.js'
 import { validationErrors } from '../../helpers/ajv.js'
@@ -26,7 +26,7 @@ function withoutDescriptions (value: unknown): unknown {
 }
 
 t.test('the agent item schema is the source document\'s', async (t) => {
-  const item = annotateSchema(plainSchema, projection, { handleDescription: HANDLE_DESCRIPTION })
+  const item = projectSchema(plainSchema, projection, { handleDescription: HANDLE_DESCRIPTION })
   t.strictSame(withoutDescriptions(item), {
     type: 'object',
     properties: {
@@ -41,7 +41,7 @@ t.test('the agent item schema is the source document\'s', async (t) => {
 })
 
 t.test('the agent item schema keeps the declaration\'s descriptions, the handle gets the transport\'s', async (t) => {
-  t.strictSame(annotateSchema(plainSchema, projection, { handleDescription: HANDLE_DESCRIPTION }), {
+  t.strictSame(projectSchema(plainSchema, projection, { handleDescription: HANDLE_DESCRIPTION }), {
     type: 'object',
     description: 'A book in the catalogue.',
     properties: {
@@ -76,7 +76,7 @@ t.test('a second mount overrides author_id to a handle: the source document\'s r
 })
 
 t.test('the second mount\'s schema keeps author_id, as a handle, required', async (t) => {
-  const schema = annotateSchema(plainSchema, withAuthors, { handleDescription: HANDLE_DESCRIPTION })
+  const schema = projectSchema(plainSchema, withAuthors, { handleDescription: HANDLE_DESCRIPTION })
   t.strictSame(schema.properties?.author_id, { type: 'integer', description: HANDLE_DESCRIPTION })
   t.strictSame(schema.required, ['id', 'title', 'status', 'price', 'published_on', 'author_id'])
 })
@@ -85,7 +85,7 @@ t.test('the first mount is unchanged by the second', async (t) => {
   t.strictSame(projectPayload(rows[0], projection), {
     id: 1, title: 'The Dispossessed', status: 'Published', price: 'EUR 9.99', published_on: '01 May 1974'
   })
-  t.notOk(Object.hasOwn(annotateSchema(plainSchema, projection).properties ?? {}, 'author_id'))
+  t.notOk(Object.hasOwn(projectSchema(plainSchema, projection).properties ?? {}, 'author_id'))
 })
 
 t.test('an override that leaves two labels is refused in the mount\'s name', async (t) => {
@@ -104,8 +104,8 @@ t.test('the plain rows validate against the plain schema', async (t) => {
 })
 
 t.test('every projected row validates against the agent schema, on both mounts', async (t) => {
-  const item = annotateSchema(plainSchema, projection, { handleDescription: HANDLE_DESCRIPTION })
-  const withAuthorsItem = annotateSchema(plainSchema, withAuthors, { handleDescription: HANDLE_DESCRIPTION })
+  const item = projectSchema(plainSchema, projection, { handleDescription: HANDLE_DESCRIPTION })
+  const withAuthorsItem = projectSchema(plainSchema, withAuthors, { handleDescription: HANDLE_DESCRIPTION })
   t.strictSame(validationErrors({ type: 'array', items: item }, projectPayload(rows, projection)), [])
   t.strictSame(validationErrors({ type: 'array', items: withAuthorsItem }, projectPayload(rows, withAuthors)), [])
 })

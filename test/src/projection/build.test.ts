@@ -1,7 +1,7 @@
 import t from 'tap'
 import Type from 'typebox'
 import { choices, defineFormatter, handle, hidden, label, Marking, timestamp } from '../../../src/declare/index.js'
-import { annotateSchema, buildProjection, projectPayload, ProjectionError } from '../../../src/projection/index.js'
+import { projectSchema, buildProjection, projectPayload, ProjectionError } from '../../../src/projection/index.js'
 import { deepFreeze } from '../../helpers/freeze.js'
 
 const Customer = Type.Object({
@@ -52,7 +52,7 @@ t.test('only fields with something to do are listed', async (t) => {
   t.strictSame([...projection.fields.keys()], ['id', 'status', 'customer', 'lines', 'placed_at', 'author_id'])
   t.strictSame(
     [...projection.fields.values()].map((field) => field.action),
-    ['keep', 'speak', 'nest', 'nest', 'format', 'hide']
+    ['keep', 'display', 'nest', 'nest', 'format', 'hide']
   )
 })
 
@@ -132,14 +132,14 @@ t.test('an override never changes another mount\'s projection', async (t) => {
   t.equal((projectPayload(row, first) as Record<string, unknown>).author_id, 7)
   t.notOk(Object.hasOwn(projectPayload(row, second) as object, 'author_id'))
   t.equal((projectPayload(row, third) as Record<string, unknown>).author_id, 7)
-  t.strictSame(Object.keys(annotateSchema(Order, second).properties ?? {}), ['id', 'number', 'status', 'customer', 'lines', 'note', 'placed_at'])
+  t.strictSame(Object.keys(projectSchema(Order, second).properties ?? {}), ['id', 'number', 'status', 'customer', 'lines', 'note', 'placed_at'])
 })
 
 t.test('overriding a name the record lacks is harmless', async (t) => {
   const plain = buildProjection(Order, { name: 'orders' })
   const projection = buildProjection(Order, { name: 'orders', overrides: { nope: Marking.label(), 'customer.secret': Marking.content() } })
   t.strictSame(projectPayload(row, projection), projectPayload(row, plain))
-  t.strictSame(annotateSchema(Order, projection), annotateSchema(Order, plain))
+  t.strictSame(projectSchema(Order, projection), projectSchema(Order, plain))
 })
 
 t.test('overrides apply to top-level fields only: nested records come from the declaration', async (t) => {
@@ -150,7 +150,7 @@ t.test('overrides apply to top-level fields only: nested records come from the d
 t.test('choices come from the declaration, whatever the override', async (t) => {
   const projection = buildProjection(Order, { name: 'orders', overrides: { number: Marking.content(), status: Marking.label('Where it stands.') } })
   t.equal((projectPayload(row, projection) as Record<string, unknown>).status, 'Open')
-  t.strictSame(annotateSchema(Order, projection).properties?.status, { type: 'string', oneOf: [{ const: 'Open' }, { const: 'Shut' }], description: 'Where it stands.' })
+  t.strictSame(projectSchema(Order, projection).properties?.status, { type: 'string', oneOf: [{ const: 'Open' }, { const: 'Shut' }], description: 'Where it stands.' })
 })
 
 t.test('timestamps render in the configured zone, UTC unless told', async (t) => {
@@ -158,7 +158,7 @@ t.test('timestamps render in the configured zone, UTC unless told', async (t) =>
   const paris = buildProjection(Order, { name: 'orders', timeZone: 'Europe/Paris' })
   t.equal((projectPayload(row, utc) as Record<string, unknown>).placed_at, '31 Jan 2026 13:05 +00:00')
   t.equal((projectPayload(row, paris) as Record<string, unknown>).placed_at, '31 Jan 2026 14:05 +01:00')
-  t.strictSame(annotateSchema(Order, paris).properties?.placed_at, { type: 'string', examples: ['31 Jan 2026 14:05 +01:00'] })
+  t.strictSame(projectSchema(Order, paris).properties?.placed_at, { type: 'string', examples: ['31 Jan 2026 14:05 +01:00'] })
 })
 
 t.test('an unknown zone is refused when the projection is built', async (t) => {

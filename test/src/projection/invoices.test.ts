@@ -2,7 +2,7 @@
 // records with hidden plumbing, a nullable choice, an absent field, a timestamp and an affordance.
 import t from 'tap'
 import { Invoice } from '../../../routes/invoices/invoice.js'
-import { annotateSchema, buildProjection, projectPayload } from '../../../src/projection/index.js'
+import { projectSchema, buildProjection, projectPayload } from '../../../src/projection/index.js'
 import { validationErrors } from '../../helpers/ajv.js'
 import { deepFreeze } from '../../helpers/freeze.js'
 
@@ -155,7 +155,7 @@ t.test('the projected rows', async (t) => {
 })
 
 t.test('the agent item schema', async (t) => {
-  t.strictSame(JSON.parse(JSON.stringify(annotateSchema(plainSchema, projection, { handleDescription: HANDLE_DESCRIPTION }))), {
+  t.strictSame(JSON.parse(JSON.stringify(projectSchema(plainSchema, projection, { handleDescription: HANDLE_DESCRIPTION }))), {
     type: 'object',
     description: 'An invoice.',
     required: ['id', 'number', 'status', 'kind', 'tags', 'lines', 'customer', 'priority', 'urgency', 'issued_at', 'affordances'],
@@ -186,7 +186,7 @@ t.test('the agent item schema', async (t) => {
 })
 
 t.test('the projected rows validate against the agent schema', async (t) => {
-  const agent = annotateSchema(plainSchema, projection, { handleDescription: HANDLE_DESCRIPTION })
+  const agent = projectSchema(plainSchema, projection, { handleDescription: HANDLE_DESCRIPTION })
   t.strictSame(validationErrors({ type: 'array', items: agent }, projectPayload(presented, projection)), [])
 })
 
@@ -200,11 +200,11 @@ t.test('the affordances pass through the projection whole', async (t) => {
   const projected = projectPayload(presented, projection) as Array<Record<string, unknown>>
   t.equal(projected[0].affordances, presented[0].affordances)
   t.equal(projected[1].affordances, presented[1].affordances)
-  t.equal(annotateSchema(plainSchema, projection).properties?.affordances, plainSchema.properties.affordances)
+  t.equal(projectSchema(plainSchema, projection).properties?.affordances, plainSchema.properties.affordances)
 })
 
 t.test('in another zone the timestamps and their example follow it', async (t) => {
   const paris = buildProjection(plainSchema, { name: 'Route \'GET /invoices\'', timeZone: 'Europe/Paris' })
   t.strictSame((projectPayload(presented, paris) as Array<Record<string, unknown>>).map((row) => row.issued_at), ['31 Jan 2026 14:05 +01:00', '05 Jul 2026 00:30 +02:00'])
-  t.strictSame(annotateSchema(plainSchema, paris).properties?.issued_at.examples, ['31 Jan 2026 14:05 +01:00'])
+  t.strictSame(projectSchema(plainSchema, paris).properties?.issued_at.examples, ['31 Jan 2026 14:05 +01:00'])
 })

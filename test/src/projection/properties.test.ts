@@ -9,7 +9,7 @@ import { Book } from '../../../routes/books/book.js'
 import { Invoice } from '../../../routes/invoices/invoice.js'
 import { LedgerEntry } from '../../../routes/ledger/entry.js'
 import { Marking, type RecordDeclaration } from '../../../src/declare/index.js'
-import { annotateSchema, buildProjection, projectPayload, type JsonSchema, type Projection } from '../../../src/projection/index.js'
+import { projectSchema, buildProjection, projectPayload, type JsonSchema, type Projection } from '../../../src/projection/index.js'
 import { createAjv } from '../../helpers/ajv.js'
 import { deepFreeze } from '../../helpers/freeze.js'
 
@@ -48,7 +48,7 @@ for (const { name, declaration, overrides } of CASES) {
   const validatePlain = ajv.compile(plainSchema)
   const variants = new Map(TIME_ZONES.map((timeZone) => {
     const projection = buildProjection(declaration.schema, { name, overrides, timeZone })
-    const agentSchema = annotateSchema(plainSchema, projection, { handleDescription: HANDLE_DESCRIPTION })
+    const agentSchema = projectSchema(plainSchema, projection, { handleDescription: HANDLE_DESCRIPTION })
     return [timeZone, { projection, validateAgent: ajv.compile(agentSchema), hidden: hiddenNames(projection, plainSchema) }]
   }))
 

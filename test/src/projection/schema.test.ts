@@ -2,7 +2,7 @@ import t from 'tap'
 import Type, { type TSchema } from 'typebox'
 import { choices, Decimal, defineFormatter, formatted, handle, hidden, label, Nullable, timestamp } from '../../../src/declare/index.js'
 import { withFieldInfo } from '../../../src/declare/field-info.js'
-import { annotateSchema, buildProjection, type JsonSchema } from '../../../src/projection/index.js'
+import { projectSchema, buildProjection, type JsonSchema } from '../../../src/projection/index.js'
 import { validationErrors } from '../../helpers/ajv.js'
 import { deepFreeze } from '../../helpers/freeze.js'
 
@@ -15,7 +15,7 @@ const STATUSES = [['PENDING_REVIEW', 'Awaiting review'], ['LEGACY_REVIEW', 'Awai
 function agentField (field: TSchema, handleDescription?: string): JsonSchema | undefined {
   const record = deepFreeze(Type.Object({ field, plumbing: hidden(Type.String()) }))
   const projection = buildProjection(record, { name: 'test' })
-  return annotateSchema(record, projection, { handleDescription }).properties?.field
+  return projectSchema(record, projection, { handleDescription }).properties?.field
 }
 
 /** The field as JSON, as the plain schema shows it. */
@@ -24,26 +24,26 @@ function plain (field: TSchema): unknown {
 }
 
 t.test('null in, null out', async (t) => {
-  t.equal(annotateSchema(null, buildProjection(Type.Object({ a: hidden(Type.String()) }), { name: 'test' })), null)
+  t.equal(projectSchema(null, buildProjection(Type.Object({ a: hidden(Type.String()) }), { name: 'test' })), null)
 })
 
 t.test('an empty projection returns the very same schema', async (t) => {
   const record = deepFreeze(Type.Object({ id: Type.Integer(), name: label(Type.String()) }))
-  t.equal(annotateSchema(record, buildProjection(record, { name: 'test' })), record)
+  t.equal(projectSchema(record, buildProjection(record, { name: 'test' })), record)
 })
 
 t.test('a schema without properties comes back as the same object', async (t) => {
   const projection = buildProjection(Type.Object({ a: hidden(Type.String()) }), { name: 'test' })
   const string = deepFreeze(Type.String())
   const list = deepFreeze(Type.Array(Type.String()))
-  t.equal(annotateSchema(string, projection), string)
-  t.equal(annotateSchema(list, projection), list)
+  t.equal(projectSchema(string, projection), string)
+  t.equal(projectSchema(list, projection), list)
 })
 
 t.test('an array schema of items is annotated on its items', async (t) => {
   const record = Type.Object({ id: Type.Integer(), secret: hidden(Type.String()) })
   const list = deepFreeze(Type.Array(record, { description: 'Some records.' }))
-  t.strictSame(annotateSchema(list, buildProjection(record, { name: 'test' })), {
+  t.strictSame(projectSchema(list, buildProjection(record, { name: 'test' })), {
     type: 'array', description: 'Some records.', items: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] }
   })
 })
@@ -56,7 +56,7 @@ t.test('the input is never modified, at any depth', async (t) => {
     price: formatted(Decimal(), euros)
   }))
   const before = JSON.stringify(record)
-  const annotated = annotateSchema(record, buildProjection(record, { name: 'test' }))
+  const annotated = projectSchema(record, buildProjection(record, { name: 'test' }))
   t.not(annotated, record)
   t.equal(JSON.stringify(record), before)
 })
@@ -93,24 +93,24 @@ t.test('content is unchanged, the very same schema', async (t) => {
 
 t.test('a hidden field is removed from properties and from required', async (t) => {
   const record = deepFreeze(Type.Object({ id: Type.Integer(), secret: hidden(Type.String()), note: Type.Optional(Type.String()) }))
-  t.strictSame(annotateSchema(record, buildProjection(record, { name: 'test' })), {
+  t.strictSame(projectSchema(record, buildProjection(record, { name: 'test' })), {
     type: 'object', properties: { id: { type: 'integer' }, note: { type: 'string' } }, required: ['id']
   })
 })
 
 t.test('required is dropped when it would be empty', async (t) => {
   const record = deepFreeze(Type.Object({ secret: hidden(Type.String()), note: Type.Optional(Type.String()) }))
-  t.strictSame(annotateSchema(record, buildProjection(record, { name: 'test' })), { type: 'object', properties: { note: { type: 'string' } } })
+  t.strictSame(projectSchema(record, buildProjection(record, { name: 'test' })), { type: 'object', properties: { note: { type: 'string' } } })
 })
 
 t.test('a schema without required gains none', async (t) => {
   const record = deepFreeze(Type.Object({ secret: Type.Optional(hidden(Type.String())), note: Type.Optional(Type.String()) }))
-  t.strictSame(annotateSchema(record, buildProjection(record, { name: 'test' })), { type: 'object', properties: { note: { type: 'string' } } })
+  t.strictSame(projectSchema(record, buildProjection(record, { name: 'test' })), { type: 'object', properties: { note: { type: 'string' } } })
 })
 
 t.test('only hidden names leave required', async (t) => {
   const record = deepFreeze({ type: 'object', properties: { secret: hidden(Type.String()) }, required: ['secret', 'elsewhere'] })
-  t.strictSame(annotateSchema(record, buildProjection(record as unknown as TSchema, { name: 'test' })), { type: 'object', properties: {}, required: ['elsewhere'] })
+  t.strictSame(projectSchema(record, buildProjection(record as unknown as TSchema, { name: 'test' })), { type: 'object', properties: {}, required: ['elsewhere'] })
 })
 
 t.test('a formatted field keeps only its title and description, the fragment and the type produced', async (t) => {
@@ -191,7 +191,7 @@ t.test('precedence: hidden wins over a formatter, a nested record and choices', 
     b: hidden(Type.Object({ c: hidden(Type.String()) })),
     d: Type.String()
   }))
-  t.strictSame(annotateSchema(record, buildProjection(record, { name: 'test' })), { type: 'object', properties: { d: { type: 'string' } }, required: ['d'] })
+  t.strictSame(projectSchema(record, buildProjection(record, { name: 'test' })), { type: 'object', properties: { d: { type: 'string' } }, required: ['d'] })
 })
 
 t.test('precedence: a formatter wins over choices and over a nested record', async (t) => {
@@ -207,13 +207,13 @@ t.test('precedence: a nested record wins over choice displays', async (t) => {
 t.test('precedence: a handle is never formatted', async (t) => {
   const record = deepFreeze(Type.Object({ price: formatted(Decimal({ description: 'The price.' }), euros), a: hidden(Type.String()) }))
   const projection = buildProjection(record, { name: 'test', overrides: { price: { kind: 'handle' } } })
-  t.strictSame(annotateSchema(record, projection).properties?.price, { type: 'string', format: 'decimal', description: 'The price.' })
+  t.strictSame(projectSchema(record, projection).properties?.price, { type: 'string', format: 'decimal', description: 'The price.' })
 })
 
 t.test('keys no declaration mentions pass through whole', async (t) => {
   const affordances = Type.Object({ refund: Type.Object({ available: Type.Boolean() }) })
   const record = deepFreeze(Type.Object({ secret: hidden(Type.String()), affordances }))
-  const annotated = annotateSchema(record, buildProjection(record, { name: 'test' }))
+  const annotated = projectSchema(record, buildProjection(record, { name: 'test' }))
   t.equal(annotated.properties?.affordances, record.properties.affordances)
   t.strictSame(annotated.required, ['affordances'])
 })
@@ -228,7 +228,7 @@ t.test('every projected payload validates against the annotated schema, and is r
     secret: hidden(Type.String())
   }))
   const projection = buildProjection(record, { name: 'test' })
-  const agent = annotateSchema(record, projection)
+  const agent = projectSchema(record, projection)
   const projected = { id: 1, priority: 'High', urgency: null, tags: ['Awaiting review', 'Awaiting review'], price: 'EUR 9.99' }
   t.strictSame(validationErrors(agent, projected), [])
   t.ok(validationErrors(record, projected).length > 0)

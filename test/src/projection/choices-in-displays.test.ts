@@ -1,13 +1,13 @@
 import t from 'tap'
-import { restateChoices } from '../../../src/projection/restate.js'
+import { choicesInDisplays } from '../../../src/projection/choices-in-displays.js'
 import type { JsonSchema } from '../../../src/projection/index.js'
 import { deepFreeze } from '../../helpers/freeze.js'
 
 const PRIORITIES = new Map<unknown, string>([[1, 'Low'], [2, 'High']])
 const STATUSES = new Map<unknown, string>([['PENDING_REVIEW', 'Awaiting review'], ['LEGACY_REVIEW', 'Awaiting review'], ['PAID', 'Paid']])
 
-function restate (schema: JsonSchema, displays: ReadonlyMap<unknown, string>): ReturnType<typeof restateChoices> {
-  return restateChoices(deepFreeze(schema), displays)
+function restate (schema: JsonSchema, displays: ReadonlyMap<unknown, string>): ReturnType<typeof choicesInDisplays> {
+  return choicesInDisplays(deepFreeze(schema), displays)
 }
 
 t.test('enum values become their displays', async (t) => {
@@ -122,6 +122,6 @@ t.test('a value without a display keeps its type', async (t) => {
 
 t.test('the schema given is a copy, never written to', async (t) => {
   const schema = deepFreeze({ type: 'integer', enum: [1, 2] })
-  t.not(restateChoices(schema, PRIORITIES).schema, schema)
+  t.not(choicesInDisplays(schema, PRIORITIES).schema, schema)
   t.strictSame(schema, { type: 'integer', enum: [1, 2] })
 })
