@@ -5,7 +5,7 @@ import fp from 'fastify-plugin'
 import Negotiator from 'negotiator'
 import vary from 'vary'
 import { AUDIENCE_HEADER, AUDIENCES, type Audience, type Variants } from '../src/audience.js'
-import { NotAcceptableError, UnknownAudienceError } from '../src/errors.js'
+import { problem } from '../src/core/errors.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -53,7 +53,7 @@ export default fp(audience, { name: 'audience' })
 
 function audienceNamed (value: string, header: string): Audience {
   if (value.trim().toLowerCase() === 'agent') return 'agent'
-  throw new UnknownAudienceError(
+  throw problem('AG_UNKNOWN_AUDIENCE',
     `Unknown audience ${JSON.stringify(value)} in the ${displayName(header)} header. Known audiences: ` +
     `${AUDIENCES.join(', ')}. Send "${displayName(header)}: agent" for the agent variant, or omit the header for plain.`
   )
@@ -69,7 +69,7 @@ function negotiate (accept: string | undefined, variants: Variants): Audience {
   const offered = [variants.plain, variants.agent]
   const preferred = new Negotiator({ headers: { accept: entries.join(',') } }).mediaType(offered)
   if (preferred === undefined) {
-    throw new NotAcceptableError(
+    throw problem('AG_NOT_ACCEPTABLE',
       `None of the media types in Accept is on offer. On offer: ${offered.join(', ')}.`
     )
   }

@@ -3,7 +3,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { ForbiddenError, UnauthorizedError } from '../src/errors.js'
+import { problem } from '../src/core/errors.js'
 import { needsPrincipal, type Permission, type Principal } from '../src/permissions.js'
 
 declare module 'fastify' {
@@ -40,7 +40,7 @@ async function auth (app: FastifyInstance, options: AuthOptions): Promise<void> 
     if (needsPrincipal(permissions)) request.principal = authenticate(request.headers.authorization, digests)
     const refusing = permissions.find((permission) => !permission.allows(request.principal))
     if (refusing !== undefined) {
-      throw new ForbiddenError(`This key may not call this route: the "${refusing.name}" check refuses it.`)
+      throw problem('AG_FORBIDDEN', `This key may not call this route: the "${refusing.name}" check refuses it.`)
     }
   })
 }
@@ -57,14 +57,14 @@ function generateKey (app: FastifyInstance): string {
 function authenticate (authorization: string | undefined, digests: readonly Buffer[]): Principal {
   const match = BEARER.exec(authorization ?? '')
   if (match === null) {
-    throw withChallenge(new UnauthorizedError(authorization === undefined
+    throw withChallenge(problem('AG_UNAUTHORIZED', authorization === undefined
       ? 'This route needs a key: send "Authorization: Bearer <key>".'
       : 'The Authorization header is malformed: send "Authorization: Bearer <key>".'), CHALLENGE)
   }
   const presented = sha256(match[1])
   const known = digests.reduce((found, digest) => timingSafeEqual(digest, presented) || found, false)
   if (!known) {
-    throw withChallenge(new UnauthorizedError('The bearer key is not valid: send one of the configured keys (API_KEYS).'), `${CHALLENGE}, error="invalid_token"`)
+    throw withChallenge(problem('AG_UNAUTHORIZED', 'The bearer key is not valid: send one of the configured keys (API_KEYS).'), `${CHALLENGE}, error="invalid_token"`)
   }
   return { keyId: presented.toString('hex').slice(0, 12) }
 }

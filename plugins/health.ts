@@ -3,8 +3,9 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import Type from 'typebox'
-import { StoreUnavailableError } from '../src/errors.js'
-import { named, problemResponse } from '../src/mount/schemas.js'
+import { problem } from '../src/core/errors.js'
+import { problemResponse } from '../src/http/responses.js'
+import { named } from '../src/openapi/components.js'
 
 const Health = named(Type.Object({ status: Type.String({ description: '"ok" when healthy.' }) }, { description: 'A health check\'s answer.' }), 'Health')
 
@@ -24,12 +25,10 @@ async function health (app: FastifyInstance): Promise<void> {
     schema: { summary: 'Readiness: the store answers.', tags: ['health'], response: { 200: HEALTHY, 503: NOT_READY } }
   }, async (request) => {
     try {
-      // A read of a real table: `select 1` is answered without the file, so a SQLite store that is
-      // locked or unreadable would pass.
-      await app.db.selectFrom('authors').select('id').limit(1).execute()
+      await app.store.probe()
     } catch (err) {
       request.log.warn({ err }, 'store not ready')
-      throw new StoreUnavailableError('The store does not answer.')
+      throw problem('AG_STORE_UNAVAILABLE', 'The store does not answer.')
     }
     return { status: 'ok' }
   })

@@ -1,28 +1,31 @@
-// The route helper: `app.mount(declaration)` serves one declaration both ways, with the gateway's
-// zone and handle wording fixed once for every mount.
+// `app.mount(mount)` serves one declaration both ways: compiled once by the core, routed over HTTP,
+// with the gateway's zone and handle wording fixed once for every mount.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { mountRoute, type Mount, type MountSettings } from '../src/mount/index.js'
+import { compileMount } from '../src/core/resource.js'
+import type { Mount, MountSettings } from '../src/core/mount.js'
+import { routeOf } from '../src/http/route.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    mount: (mount: Mount) => void
+    /** Serves `mount` to plain clients and agents; its source's rows must match its declaration. */
+    mount: <Args, Row>(mount: Mount<Args, Row>) => void
   }
 }
 
 /** The gateway's sentence for a handle whose marking declares no description of its own. */
 export const HANDLE_DESCRIPTION = 'An identifier: pass it as it is to other tools that take it, and never read it out to the user.'
 
-export interface GatewayOptions {
+export interface MountOptions {
   timeZone: string
   handleDescription?: string
 }
 
-async function gateway (app: FastifyInstance, options: GatewayOptions): Promise<void> {
+async function mount (app: FastifyInstance, options: MountOptions): Promise<void> {
   const settings: MountSettings = { timeZone: options.timeZone, handleDescription: options.handleDescription ?? HANDLE_DESCRIPTION }
-  app.decorate('mount', function mount (this: FastifyInstance, definition: Mount) {
-    this.route(mountRoute(definition, settings))
+  app.decorate('mount', function mountRoute (this: FastifyInstance, definition: Mount) {
+    this.route(routeOf(compileMount(definition, settings)))
   })
 }
 
-export default fp(gateway, { name: 'gateway', dependencies: ['audience', 'auth', 'problems'] })
+export default fp(mount, { name: 'mount', dependencies: ['audience', 'auth', 'problems'] })

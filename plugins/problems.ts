@@ -3,14 +3,14 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { PROBLEM_MEDIA_TYPE } from '../src/audience.js'
-import { NotFoundError } from '../src/errors.js'
-import { problemOf } from '../src/problem.js'
+import { problem } from '../src/core/errors.js'
+import { problemOf } from '../src/core/problem.js'
 
 async function problems (app: FastifyInstance): Promise<void> {
   app.setErrorHandler(sendProblem)
   app.setNotFoundHandler(function notFound (request, reply) {
     const path = request.url.split('?')[0]
-    return sendProblem(new NotFoundError(`No route matches ${request.method} ${path}.`), request, reply)
+    return sendProblem(problem('AG_NOT_FOUND', `No route matches ${request.method} ${path}.`), request, reply)
   })
 }
 

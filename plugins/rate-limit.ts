@@ -4,7 +4,7 @@
 import fastifyRateLimit, { normalizeIP, type RateLimitPluginOptions } from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { RateLimitedError } from '../src/errors.js'
+import { problem } from '../src/core/errors.js'
 
 export interface RateLimitOptions extends Pick<RateLimitPluginOptions, 'store' | 'redis' | 'nameSpace' | 'skipOnError'> {
   /** Requests per window for one key or one address; 0 turns the limit off. */
@@ -26,7 +26,7 @@ async function rateLimit (app: FastifyInstance, options: RateLimitOptions): Prom
     keyGenerator: callerOf,
     errorResponseBuilder: function tooMany (request, context) {
       // The plugin adds Retry-After itself; no ban is configured, so the status is always 429.
-      return new RateLimitedError(
+      return problem('AG_RATE_LIMITED',
         `Too many requests: this ${request.principal === undefined ? 'address' : 'key'} may make ${context.max} ` +
         `per ${windowSeconds} s. Retry after ${Math.ceil(context.ttl / 1000)} s.`
       )

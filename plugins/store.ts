@@ -1,31 +1,34 @@
-// Opens the store once for the app and closes it with the app; routes read `app.db`. A pooled
+// Opens the store once for the app and closes it with the app; sources read `app.store`. With
+// PostgreSQL and Redis both configured, replicas share their counted totals through Redis. A pooled
 // connection lost while idle (PostgreSQL restarting) is logged; the next query opens another.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { openStore, type Db, type StoreOptions as OpenOptions } from '../src/store/index.js'
+import type { Kysely } from 'kysely'
+import { openStore, type Database, type Store, type StoreOptions as OpenOptions } from '../src/store/index.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    db: Db
+    store: Store
   }
 }
 
 export interface StoreOptions extends OpenOptions {
   databaseUrl: string
+  /** Makes sure of the tables (and rows) the routes read, on every start (default: none). */
+  setUp?: (db: Kysely<Database>) => Promise<void>
 }
 
 async function store (app: FastifyInstance, options: StoreOptions): Promise<void> {
-  const db = await openStore(options.databaseUrl, {
+  const { databaseUrl, ...rest } = options
+  const opened = await openStore<Database>(databaseUrl, {
     onConnectionError: (err) => { app.log.warn({ err }, 'store connection lost while idle') },
-    ...options
+    ...rest,
+    sharedTotals: app.redis === undefined
+      ? undefined
+      : { store: app.redis, onError: (err) => { app.log.warn({ err }, 'Redis failed a count cache command: the total is counted in this process') } }
   })
-  app.decorate('db', db)
-  app.addHook('onClose', async () => {
-    // Wait for the connection first: a stream to a client that hung up may still hold it.
-    // It fails only when the store was already destroyed, which leaves nothing to wait for.
-    await db.connection().execute(async () => {}).catch(() => {})
-    await db.destroy()
-  })
+  app.decorate('store', opened)
+  app.addHook('onClose', async () => { await opened.close() })
 }
 
-export default fp(store, { name: 'store' })
+export default fp(store, { name: 'store', dependencies: ['redis'] })

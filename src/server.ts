@@ -9,7 +9,8 @@ import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, typ
 import app from './app.js'
 import { PROBLEM_MEDIA_TYPE } from './audience.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
-import { problemOf } from './problem.js'
+import { problem } from './core/errors.js'
+import { problemOf } from './core/problem.js'
 
 /** Never log credentials: the bearer key is redacted wherever a request is logged. */
 export function loggerOptions (level: Config['logLevel']): FastifyServerOptions['logger'] {
@@ -57,16 +58,16 @@ function frameworkProblem (error: FastifyError, request: FastifyRequest, reply: 
 }
 
 /** Failures of the HTTP exchange itself, found before a request exists, by Node's error code. */
-const CONNECTION_PROBLEMS: Readonly<Record<string, readonly [number, string]>> = {
-  ERR_HTTP_REQUEST_TIMEOUT: [408, `The request did not arrive in time: send it whole, headers included, within ${REQUEST_TIMEOUT_MS / 1000} s.`],
-  HPE_HEADER_OVERFLOW: [431, 'The request\'s headers are too large.']
-}
-const NOT_HTTP: readonly [number, string] = [400, 'The request is not well-formed HTTP/1.1.']
+const CONNECTION_PROBLEMS: ReadonlyMap<unknown, () => Error> = new Map<unknown, () => Error>([
+  ['ERR_HTTP_REQUEST_TIMEOUT', () => problem('AG_REQUEST_TIMEOUT', `The request did not arrive in time: send it whole, headers included, within ${REQUEST_TIMEOUT_MS / 1000} s.`)],
+  ['HPE_HEADER_OVERFLOW', () => problem('AG_HEADERS_TOO_LARGE', 'The request\'s headers are too large.')]
+])
 
 /** Answers on the raw socket, then closes it: no request, so no reply, exists. */
 function connectionProblem (error: Error & { code?: string }, socket: Socket): void {
-  const [status, detail] = CONNECTION_PROBLEMS[String(error.code)] ?? NOT_HTTP
-  const body = JSON.stringify(problemOf({ statusCode: status, message: detail }).body)
+  const known = CONNECTION_PROBLEMS.get(error.code)
+  const { status, body: problemBody } = problemOf(known === undefined ? problem('AG_MALFORMED_REQUEST', 'The request is not well-formed HTTP/1.1.') : known())
+  const body = JSON.stringify(problemBody)
   // A socket the client already reset takes nothing more.
   if (!socket.writable) {
     socket.destroy()

@@ -13,8 +13,8 @@ const MAX_TEXT_LINES = 200
 const BookParams = Type.Object({ id: Type.Integer({ description: 'The book\'s identifier.' }) })
 
 export default async function books (app: FastifyInstance): Promise<void> {
-  const catalogue = () => app.db.selectFrom('books').selectAll().orderBy('id')
-  const source = kyselySource(app.db, catalogue)
+  const catalogue = () => app.store.db.selectFrom('books').selectAll().orderBy('id')
+  const source = kyselySource(app.store, catalogue)
   const book = kyselyRecordSource(({ id }: { id: number }) => catalogue().where('id', '=', id))
 
   app.mount({
@@ -27,7 +27,7 @@ export default async function books (app: FastifyInstance): Promise<void> {
     declaration: Book,
     source,
     permissions: [signedIn],
-    paging: { style: 'page', maxPageSize: MAX_PAGE_SIZE }
+    paging: { style: 'page', ceiling: MAX_PAGE_SIZE }
   })
 
   app.mount({
@@ -43,7 +43,7 @@ export default async function books (app: FastifyInstance): Promise<void> {
     overrides: { author_id: Marking.handle('The author\'s identifier: pass it to tools that look up authors.') },
     // Its agent item differs from /books' (author_id is shown): published under its own names.
     schemaName: 'BookWithAuthors',
-    paging: { style: 'page', maxPageSize: MAX_PAGE_SIZE }
+    paging: { style: 'page', ceiling: MAX_PAGE_SIZE }
   })
 
   app.mount({
@@ -68,6 +68,6 @@ export default async function books (app: FastifyInstance): Promise<void> {
     params: BookParams,
     source: recordTextSource(book, bookText),
     permissions: [signedIn],
-    paging: { style: 'lines', maxLines: MAX_TEXT_LINES }
+    paging: { style: 'lines', ceiling: MAX_TEXT_LINES }
   })
 }

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify'
 import { signedIn } from '../../src/permissions.js'
 import { kyselySource } from '../../src/sources/index.js'
+import type { RowOf } from '../../src/declare/index.js'
 import type { InvoiceTable } from '../../src/store/index.js'
 import { Invoice } from './invoice.js'
 
@@ -14,14 +15,14 @@ export default async function invoices (app: FastifyInstance): Promise<void> {
     description: 'Every invoice, in id order, with whether it can be refunded.',
     tags: ['invoices'],
     declaration: Invoice,
-    source: kyselySource(app.db, () => app.db.selectFrom('invoices').selectAll().orderBy('id'), { decode }),
+    source: kyselySource(app.store, () => app.store.db.selectFrom('invoices').selectAll().orderBy('id'), { decode }),
     permissions: [signedIn],
-    paging: { style: 'page', maxPageSize: 50 }
+    paging: { style: 'page', ceiling: 50 }
   })
 }
 
 /** Stored JSON columns back to values; an absent note stays absent, as the record allows. */
-function decode ({ tags, lines, customer, note, ...row }: InvoiceTable): Record<string, unknown> {
+function decode ({ tags, lines, customer, note, ...row }: InvoiceTable): RowOf<typeof Invoice> {
   return {
     ...row,
     tags: JSON.parse(tags),

@@ -14,8 +14,8 @@ export default async function ledger (app: FastifyInstance): Promise<void> {
     tags: ['ledger'],
     declaration: LedgerEntry,
     // Ordered by the primary key, so repeated requests and consecutive pages never disagree.
-    source: kyselySource(app.db, () => app.db.selectFrom('ledger').selectAll().orderBy('id')),
+    source: kyselySource(app.store, () => app.store.db.selectFrom('ledger').selectAll().orderBy('id')),
     permissions: [unrestricted],
-    paging: { style: 'offset', unit: 'entries', maxLimit: 500, defaultLimit: 50 }
+    paging: { style: 'offset', unit: 'entries', ceiling: 500, defaultLimit: 50 }
   })
 }

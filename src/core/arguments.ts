@@ -1,9 +1,9 @@
 // Closed arguments: every query parameter a mount did not declare is refused, never dropped, and
-// integers arrive as integers. Mounted routes validate with this ajv, whatever options the Fastify
-// instance was built with (its default `removeAdditional` would silently drop unknown names).
+// integers arrive as integers. Every transport validates with this ajv (over HTTP whatever options
+// the Fastify instance was built with: its default `removeAdditional` would silently drop unknown names).
 import { Ajv, type ValidateFunction } from 'ajv'
-import Type, { type TObject, type TProperties } from 'typebox'
-import { invalidArguments } from '../errors.js'
+import type { TProperties } from 'typebox'
+import { invalidArguments } from './errors.js'
 
 const ajv = new Ajv({
   coerceTypes: true,
@@ -36,12 +36,6 @@ export function compileArgumentValidator ({ schema }: { schema: object }): Argum
   return validateArguments
 }
 
-/** The route's querystring: its declared arguments plus the paging parameters, closed. */
-export function querystringSchema (declared: TObject | undefined, paging: TProperties): TObject {
-  const properties = { ...declared?.properties, ...paging }
-  return Type.Object(properties, { additionalProperties: false })
-}
-
 /** Splits a validated query into the paging parameters and the declared arguments. */
 export function splitQuery (query: Readonly<Record<string, unknown>>, paging: TProperties): {
   paging: Record<string, number | undefined>
@@ -54,11 +48,6 @@ export function splitQuery (query: Readonly<Record<string, unknown>>, paging: TP
     else args[name] = value
   }
   return { paging: taken, args }
-}
-
-/** Declared arguments named like one of the style's parameters (a mount refuses them). */
-export function shadowedArguments (declared: TObject | undefined, parameters: TProperties): string[] {
-  return Object.keys(declared?.properties ?? {}).filter((name) => Object.hasOwn(parameters, name))
 }
 
 /** Refuses (400) each of the style's parameters a plain client sent, saying why with `message`. */

@@ -1,32 +1,11 @@
-// What a route declares to be mounted: a record declaration (or a text), where its rows come
-// from, its closed arguments, who may call it and how an agent pages it.
+// What a route declares to be mounted: a record declaration (or a text), where its rows come from,
+// its closed arguments, who may call it and how an agent pages it. A mount is generic over its row
+// type, so a source whose rows do not match the declared record does not compile.
 import type { TObject } from 'typebox'
 import type { Marking, RecordDeclaration } from '../declare/index.js'
+import type { LineOptions, ListPaging } from '../paging/index.js'
 import type { Permission } from '../permissions.js'
 import type { ListSource, RecordSource, TextSource } from '../sources/index.js'
-
-export interface PageOptions {
-  readonly style: 'page'
-  /** The ceiling on `limit` (default 100); two mounts of one declaration may differ. */
-  readonly maxPageSize?: number
-  readonly defaultLimit?: number
-}
-
-export interface OffsetOptions {
-  readonly style: 'offset'
-  /** The noun the items are counted in: `entries` publishes `total_entries`. */
-  readonly unit: string
-  /** The ceiling on `limit` (default 100): more is served at it and disclosed. */
-  readonly maxLimit?: number
-  /** The limit when none is sent (default 50). */
-  readonly defaultLimit?: number
-}
-
-export interface LineOptions {
-  readonly style: 'lines'
-  /** The ceiling on a window's width, in lines (default 200). */
-  readonly maxLines?: number
-}
 
 interface MountBase {
   /** The operation's name: its OpenAPI operationId and how refusals name the mount. */
@@ -41,8 +20,8 @@ interface MountBase {
   readonly permissions: readonly Permission[]
 }
 
-interface RecordMountBase extends MountBase {
-  readonly declaration: RecordDeclaration<any>
+interface RecordMountBase<Row> extends MountBase {
+  readonly declaration: RecordDeclaration<Row>
   /** Markings replaced for this mount only, by top-level field name. */
   readonly overrides?: Readonly<Record<string, Marking>>
   /**
@@ -53,14 +32,16 @@ interface RecordMountBase extends MountBase {
   readonly schemaName?: string
 }
 
-export interface ListMount<Args = any, Row = any> extends RecordMountBase {
+/** A list: a bare array to a plain client, a page in an envelope to an agent. */
+export interface ListMount<Args = any, Row = any> extends RecordMountBase<Row> {
   readonly kind: 'list'
   readonly source: ListSource<Args, Row>
   /** How an agent pages the list (default: the page style). */
-  readonly paging?: PageOptions | OffsetOptions
+  readonly paging?: ListPaging
 }
 
-export interface RetrieveMount<Args = any, Row = any> extends RecordMountBase {
+/** One record, named by its path parameters. */
+export interface RetrieveMount<Args = any, Row = any> extends RecordMountBase<Row> {
   readonly kind: 'retrieve'
   readonly source: RecordSource<Args, Row>
   /** The path parameters naming the record (e.g. `{ id }`). */
@@ -76,7 +57,7 @@ export interface TextMount<Args = any> extends MountBase {
   readonly paging?: LineOptions
 }
 
-export type Mount = ListMount | RetrieveMount | TextMount
+export type Mount<Args = any, Row = any> = ListMount<Args, Row> | RetrieveMount<Args, Row> | TextMount<Args>
 
 /** What the gateway decides for every mount: how timestamps read, what a handle says. */
 export interface MountSettings {

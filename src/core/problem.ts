@@ -1,9 +1,10 @@
-// What any thrown error becomes on the wire: an RFC 9457 problem. Pure, so every transport (HTTP
-// here, MCP later) tells a client the same thing about the same failure.
+// What any thrown error becomes: an RFC 9457 problem. Pure, so every transport tells a client the
+// same thing about the same failure. The gateway's own codes come from the registry (errors.ts);
+// anything else keeps its status, says `about:blank`, and a 5xx says nothing about the server.
 import { STATUS_CODES } from 'node:http'
 import Type, { type Static } from 'typebox'
-import { invalidArguments, PROBLEM_TITLES, StoreUnavailableError, type ArgumentErrors } from './errors.js'
-import { isStoreUnavailable } from './store/errors.js'
+import { isStoreUnavailable } from '../store/errors.js'
+import { invalidArguments, isProblemCode, problem, PROBLEM_KINDS, problemType, type ArgumentErrors, type ProblemCode } from './errors.js'
 
 export const Problem = Type.Object({
   type: Type.String({
@@ -34,29 +35,21 @@ export const INTERNAL_DETAIL = 'The server could not complete the request.'
 /** The detail of every store failure: retryable, and nothing about the store's insides. */
 export const STORE_UNAVAILABLE_DETAIL = 'The store does not answer right now; retry shortly.'
 
-const URN_PREFIX = 'urn:audience-gateway:problem:'
 const UNKNOWN_ARGUMENT = 'Unknown argument.'
 const MISSING_ARGUMENT = 'Required: pass a value.'
 
 /** Maps anything thrown to the problem a client sees. Never a stack trace, never a 500 for bad input. */
 export function problemOf (error: unknown): ProblemResponse {
-  if (isStoreUnavailable(error)) return problemOf(new StoreUnavailableError(STORE_UNAVAILABLE_DETAIL))
+  if (isStoreUnavailable(error)) return problemOf(problem('AG_STORE_UNAVAILABLE', STORE_UNAVAILABLE_DETAIL))
   const fields = (typeof error === 'object' && error !== null ? error : {}) as ErrorFields
   const headers = headersOf(fields.headers)
   if (Array.isArray(fields.validation)) {
     return { status: 400, body: registryBody(invalidArguments(argumentErrors(fields.validation, fields.validationContext)), 400), headers }
   }
   const status = statusOf(fields.statusCode)
-  if (typeof fields.code === 'string' && Object.hasOwn(PROBLEM_TITLES, fields.code)) {
-    return { status, body: registryBody(fields, status), headers }
-  }
+  if (isProblemCode(fields.code)) return { status, body: registryBody(fields, status), headers }
   const detail = status < 500 && typeof fields.message === 'string' && fields.message !== '' ? fields.message : INTERNAL_DETAIL
   return { status, body: { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail }, headers }
-}
-
-/** The `type` URN of an error code of src/errors.ts: `AG_NOT_FOUND` -> `...:problem:not-found`. */
-export function problemType (code: string): string {
-  return URN_PREFIX + code.replace(/^AG_/, '').toLowerCase().replaceAll('_', '-')
 }
 
 interface ErrorFields {
@@ -77,8 +70,8 @@ interface ValidationIssue {
 }
 
 function registryBody (error: ErrorFields, status: number): Problem {
-  const code = error.code as string
-  const body: Problem = { type: problemType(code), title: PROBLEM_TITLES[code], status, detail: String(error.message) }
+  const code = error.code as ProblemCode
+  const body: Problem = { type: problemType(code), title: PROBLEM_KINDS[code].title, status, detail: String(error.message) }
   if (typeof error.errors === 'object' && error.errors !== null) body.errors = error.errors as ArgumentErrors
   return body
 }

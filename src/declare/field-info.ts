@@ -1,7 +1,7 @@
-// Markings and choice displays travel with a field's schema out of band: under a symbol key that
-// is not enumerable, so JSON.stringify, ajv and the OpenAPI document never see a trace of them,
-// while TypeBox's wrappers (Type.Optional, ...) carry them along when they copy a schema.
+// What was declared about a field (its marking, its choices' displays) travels with the field's
+// schema as a note (schema-notes.ts): invisible to JSON, ajv and the OpenAPI document.
 import type { TSchema } from 'typebox'
+import { noteOf, withNote } from '../schema-notes.js'
 import type { Marking } from './markings.js'
 
 const FIELD_INFO = Symbol.for('audience-gateway.field-info')
@@ -14,35 +14,10 @@ export interface FieldInfo {
 
 /** What was declared about a field, if anything. */
 export function fieldInfo (schema: unknown): FieldInfo {
-  if (typeof schema !== 'object' || schema === null) return {}
-  return (schema as Record<symbol, FieldInfo | undefined>)[FIELD_INFO] ?? {}
+  return noteOf<FieldInfo>(schema, FIELD_INFO) ?? {}
 }
 
 /** A copy of `schema` carrying `info` merged over what it already carried; `schema` is untouched. */
 export function withFieldInfo<T extends TSchema> (schema: T, info: FieldInfo): T {
-  const copy = copyOf(schema)
-  Object.defineProperty(copy, FIELD_INFO, {
-    value: Object.freeze({ ...fieldInfo(schema), ...info }),
-    enumerable: false,
-    configurable: true
-  })
-  return copy as T
-}
-
-/**
- * Every own key of `schema` (symbols and TypeBox's non-enumerable ones included), each writable and
- * configurable: copying a frozen schema's descriptors as they are would freeze the copy's field
- * info too, and marking it again would throw.
- */
-function copyOf (schema: object): Record<PropertyKey, unknown> {
-  const copy: Record<PropertyKey, unknown> = {}
-  for (const key of Reflect.ownKeys(schema)) {
-    Object.defineProperty(copy, key, {
-      value: (schema as Record<PropertyKey, unknown>)[key],
-      enumerable: Object.prototype.propertyIsEnumerable.call(schema, key),
-      writable: true,
-      configurable: true
-    })
-  }
-  return copy
+  return withNote(schema, FIELD_INFO, Object.freeze({ ...fieldInfo(schema), ...info }))
 }

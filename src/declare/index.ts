@@ -3,6 +3,6 @@ export { defineFormatter, FormatterDeclarationError, PRODUCIBLE_TYPES, type Form
 export { euros } from './euros.js'
 export { fieldInfo, type FieldInfo } from './field-info.js'
 export { formatted, handle, hidden, label, mark, Marking, timestamp } from './markings.js'
-export { AvailabilitySchema, declareRecord, type Affordance, type Availability, type RecordDeclaration } from './record.js'
+export { AvailabilitySchema, declareRecord, type Affordance, type RowOf, type Availability, type RecordDeclaration } from './record.js'
 export { Decimal, Nullable } from './scalars.js'
 export { DEFAULT_TIMESTAMP_FORMAT, timestampFormatter } from './timestamp.js'

@@ -20,6 +20,9 @@ export interface RecordDeclaration<Row = Record<string, unknown>> {
   readonly present: (row: Row) => Record<string, unknown>
 }
 
+/** The row type a declaration presents: what a source must yield for it. */
+export type RowOf<D> = D extends RecordDeclaration<infer Row> ? Row : never
+
 export const AvailabilitySchema = Type.Union([
   Type.Object({ available: Type.Literal(true) }, { additionalProperties: false }),
   Type.Object({

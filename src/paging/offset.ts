@@ -1,11 +1,20 @@
-// The offset style (the self-describing envelope agents loop on): the offset is served as sent, a
+// The offset style, the self-describing envelope agents loop on: the offset is served as sent, a
 // limit over the ceiling is clamped and disclosed, and the envelope says exactly what is left.
-import Type from 'typebox'
-import { offsetEnvelope, offsetEnvelopeSchema } from './envelope.js'
-import type { PagingStyle, Window } from './style.js'
+import type { JsonSchema } from '../projection/index.js'
+import { continuationSchema, withContinuation } from './continuation.js'
+import { agentParameter, ASK_AS_AN_AGENT, positiveInteger, type PagingStyle, type Window } from './style.js'
 
-export const DEFAULT_OFFSET_LIMIT = 50
-export const DEFAULT_MAX_LIMIT = 100
+export interface OffsetOptions {
+  readonly style: 'offset'
+  /** The noun the items are counted in: `entries` publishes `total_entries`. */
+  readonly unit: string
+  /** The most items a page holds (default 100): more is served at it and disclosed. */
+  readonly ceiling?: number
+  /** The limit when none is sent (default 50), bounded by the ceiling. */
+  readonly defaultLimit?: number
+}
+
+export const OFFSET_DEFAULTS = { ceiling: 100, defaultLimit: 50 } as const
 
 export interface OffsetWindow extends Window {
   readonly total: number
@@ -13,58 +22,81 @@ export interface OffsetWindow extends Window {
   readonly clamped: boolean
 }
 
-export interface OffsetStyleOptions {
-  /** The noun the items are counted in: `entries` publishes `total_entries`. */
-  unit: string
-  /** The ceiling on `limit` (default 100); it bounds the default too. */
-  maxLimit?: number
-  /** The limit when none is sent (default 50). */
-  defaultLimit?: number
+/** What the offset envelope reports, before the page's items are known. */
+export interface OffsetState {
+  /** The noun the total is counted in (`entries` -> `total_entries`). */
+  readonly unit: string
+  readonly total: number
+  /** As sent (0 when absent), even at or past the end. */
+  readonly offset: number
+  /** The limit actually used. */
+  readonly limit: number
+  /** The ceiling `limit` was clamped to, when the request asked for more. */
+  readonly clampedTo?: number
 }
 
-export function offsetStyle (options: OffsetStyleOptions): PagingStyle<OffsetWindow> {
-  const { unit, maxLimit = DEFAULT_MAX_LIMIT, defaultLimit = DEFAULT_OFFSET_LIMIT } = options
+export function offsetStyle (options: Omit<OffsetOptions, 'style'>): PagingStyle<OffsetWindow> {
+  const { unit } = options
   // The unit becomes a property name (`total_<unit>`), read by models and published in OpenAPI.
   if (!/^[a-z][a-z0-9_]*$/.test(unit)) throw new RangeError(`unit must be a lower-case noun such as "entries"; got ${JSON.stringify(unit)}.`)
-  positiveInteger('maxLimit', maxLimit)
-  positiveInteger('defaultLimit', defaultLimit)
-  const usualLimit = Math.min(defaultLimit, maxLimit)
+  const ceiling = positiveInteger('ceiling', options.ceiling ?? OFFSET_DEFAULTS.ceiling)
+  const defaultLimit = positiveInteger('defaultLimit', options.defaultLimit ?? OFFSET_DEFAULTS.defaultLimit)
   return {
     parameters: {
-      offset: Type.Optional(Type.Integer({
-        minimum: 0,
-        default: 0,
-        description: `Agents only. How many ${unit} to skip; send the previous page's next_offset to go on.`
-      })),
-      // No maximum: a limit over the ceiling is served at the ceiling and disclosed, not refused.
-      limit: Type.Optional(Type.Integer({
-        minimum: 1,
-        default: usualLimit,
-        description: `Agents only. How many ${unit} to return, at most ${maxLimit}: more is served as ${maxLimit} and disclosed.`
-      }))
+      offset: agentParameter(`How many ${unit} to skip; send the previous page's next_offset to go on.`, { minimum: 0, default: 0 }),
+      limit: agentParameter(`How many ${unit} to return, at most ${ceiling}: more is served as ${ceiling} and disclosed.`, { minimum: 1, default: Math.min(defaultLimit, ceiling) })
     },
-    window: (query, total) => offsetWindow(query.offset, query.limit, total, maxLimit, defaultLimit),
+    agentsOnly: `Paging applies to agents only: a plain client gets the whole list. ${ASK_AS_AN_AGENT} to page.`,
+    window: (query, total) => offsetWindow(query.offset, query.limit, total, ceiling, defaultLimit),
     envelope: (items, window) => offsetEnvelope(items, {
       unit,
       total: window.total,
       offset: window.offset,
       limit: window.limit,
-      clampedTo: window.clamped ? maxLimit : undefined
+      clampedTo: window.clamped ? ceiling : undefined
     }),
     schema: (item) => offsetEnvelopeSchema(item, unit)
   }
 }
 
 /**
- * The offset is kept as sent, even past the end (the route reads nothing then); only a limit the
- * request sent is clamped, and disclosed. `limit < 1` and `offset < 0` never get here: the
- * parameters' schema refuses them.
+ * The offset is kept as sent, even past the end (nothing is read then); only a limit the request
+ * sent is clamped, and disclosed. `limit < 1` and `offset < 0` never get here: the parameters'
+ * schema refuses them.
  */
-export function offsetWindow (offset: number | undefined, limit: number | undefined, total: number, maxLimit: number, defaultLimit = DEFAULT_OFFSET_LIMIT): OffsetWindow {
-  const asked = limit ?? Math.min(defaultLimit, maxLimit)
-  return { offset: offset ?? 0, limit: Math.min(asked, maxLimit), total, clamped: asked > maxLimit }
+export function offsetWindow (offset: number | undefined, limit: number | undefined, total: number, ceiling: number, defaultLimit: number = OFFSET_DEFAULTS.defaultLimit): OffsetWindow {
+  const asked = limit ?? Math.min(defaultLimit, ceiling)
+  return { offset: offset ?? 0, limit: Math.min(asked, ceiling), total, clamped: asked > ceiling }
 }
 
-function positiveInteger (name: string, value: number): void {
-  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer; got ${value}.`)
+/**
+ * `has_more` counts from the offset as sent and what was actually returned against the exact
+ * total, so `next_offset` always moves forward: an agent paging "until false" cannot loop.
+ */
+export function offsetEnvelope (items: readonly unknown[], state: OffsetState): Record<string, unknown> {
+  const { unit, total, offset, limit, clampedTo } = state
+  const returned = items.length
+  const hasMore = offset + returned < total
+  const envelope = { items, has_more: hasMore, [`total_${unit}`]: total, returned, offset, limit }
+  return withContinuation(
+    envelope,
+    hasMore ? { parameter: 'offset', value: offset + returned, unit } : undefined,
+    clampedTo === undefined ? undefined : `limit was clamped to the maximum of ${clampedTo}`
+  )
+}
+
+export function offsetEnvelopeSchema (item: JsonSchema, unit: string): JsonSchema {
+  return {
+    type: 'object',
+    properties: {
+      items: { type: 'array', items: item, description: `This page's ${unit}, in a stable order.` },
+      has_more: { type: 'boolean', description: `Whether ${unit} follow this page: page until it is false.` },
+      [`total_${unit}`]: { type: 'integer', minimum: 0, description: `How many ${unit} there are in all (exact).` },
+      returned: { type: 'integer', minimum: 0, description: `How many ${unit} this page holds.` },
+      offset: { type: 'integer', minimum: 0, description: 'The offset as sent: how many were skipped before this page.' },
+      limit: { type: 'integer', minimum: 1, description: 'The limit actually used.' },
+      ...continuationSchema('next_offset', 'The offset to send for the next page (offset + returned). Present only when has_more is true.', 'limit')
+    },
+    required: ['items', 'has_more', `total_${unit}`, 'returned', 'offset', 'limit']
+  }
 }

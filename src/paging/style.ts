@@ -1,6 +1,7 @@
-// The contract every envelope style keeps, so the route helper serves any of them the same way:
-// read the request, count, take a window, slice, then wrap the page's items.
-import type { TProperties } from 'typebox'
+// The contract every paging style keeps, so the core serves any of them the same way: read the
+// request, count, take a window, slice, then wrap the page's items.
+import Type, { type TOptional, type TInteger, type TProperties } from 'typebox'
+import { AGENT_MEDIA_TYPE } from '../audience.js'
 import type { JsonSchema } from '../projection/index.js'
 
 /** Which rows to read: the window a style chose against the total it was told. */
@@ -12,10 +13,29 @@ export interface Window {
 export interface PagingStyle<W extends Window = Window> {
   /** The query parameters this style reads: agent-only, taken off before the closed arguments. */
   readonly parameters: TProperties
+  /** Why a plain client may not send them: it is served the whole resource. */
+  readonly agentsOnly: string
   /** The window to read once `total` is known: clamped, never an unbounded offset. */
   window(query: Readonly<Record<string, number | undefined>>, total: number): W
   /** The envelope around the page's (already projected) items. */
   envelope(items: readonly unknown[], window: W): Record<string, unknown>
   /** The envelope's schema around the agent item schema. */
   schema(item: JsonSchema): JsonSchema
+}
+
+/** How a plain client is told to ask as an agent instead. */
+export const ASK_AS_AN_AGENT = `Send \`X-Audience: agent\` or \`Accept: ${AGENT_MEDIA_TYPE}\``
+
+/** Throws a RangeError naming the option unless `value` is a positive integer. */
+export function positiveInteger (name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer; got ${value}.`)
+  return value
+}
+
+/**
+ * A paging parameter: an optional integer for agents only. It takes no maximum: a value over the
+ * ceiling is served at the ceiling and disclosed, not refused.
+ */
+export function agentParameter (description: string, bounds: { readonly minimum?: number, readonly default?: number } = {}): TOptional<TInteger> {
+  return Type.Optional(Type.Integer({ ...bounds, description: `Agents only. ${description}` }))
 }

@@ -1,7 +1,4 @@
 export type { ListSource, RecordSource, TextSource } from './source.js'
 export { arraySource, arrayRecordSource } from './array.js'
-export { kyselySource, kyselyRecordSource, useCountCache, useStreamReader, type KyselySourceOptions, type StreamReader } from './kysely.js'
-export { sqliteDataVersion, uncachedCounts, versionedCountCache, type CountCache, type VersionedCountCacheOptions } from './count-cache.js'
-export { postgresDataVersion, postgresIdentity } from './postgres-version.js'
-export { sharedCountCache, type SharedCountCacheOptions, type TotalsStore } from './shared-count-cache.js'
+export { kyselySource, kyselyRecordSource, type KyselySourceOptions } from './kysely.js'
 export { recordTextSource } from './text.js'

@@ -1,8 +1,7 @@
 // Exact totals without a full COUNT on every request: a total is remembered together with the
 // version of the data it was counted at, and served only while that version still holds. What a
-// version is belongs to the store (SQLite's is below); where totals live belongs to the cache (this
+// version is belongs to the store (data-version.ts); where totals live belongs to the cache (this
 // one keeps them in memory; a shared one, e.g. in Redis, keeps the same contract).
-import { sql, type Kysely, type RawBuilder } from 'kysely'
 
 export interface CountCache {
   /** The total `key` names: the remembered one while the data is unchanged, else `compute`'s. */
@@ -50,23 +49,6 @@ export function versionedCountCache (options: VersionedCountCacheOptions): Count
       return await total
     }
   }
-}
-
-/**
- * SQLite's version of the data, one O(1) statement: `data_version` moves when another connection
- * (another process, a replica's writer) commits, but never for this connection's own writes; so
- * `total_changes()` (rows this connection changed) and `schema_version` (tables created, dropped,
- * altered) are part of it too.
- */
-export function sqliteDataVersion (db: Kysely<any>): () => Promise<string> {
-  return versionStatement(db, sql<{ version: string }>`select (select data_version from pragma_data_version) || ':' || (select schema_version from pragma_schema_version) || ':' || total_changes() as version`)
-}
-
-/** A store's data version, read by one statement selecting `version`. */
-export function versionStatement (db: Kysely<any>, statement: RawBuilder<{ version: string }>): () => Promise<string> {
-  // Compiled once: this runs before every count, and its SQL never changes.
-  const query = statement.compile(db)
-  return async () => (await db.executeQuery(query)).rows[0].version
 }
 
 /** Keys a count by the query's SQL and parameters, as the store would run it. */

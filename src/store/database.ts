@@ -13,20 +13,23 @@ export interface BookTable {
   author_id: number
 }
 
+/** An invoice's status, as stored. */
+export type InvoiceStatus = 'PENDING_REVIEW' | 'LEGACY_REVIEW' | 'PAID'
+
 export interface InvoiceTable {
   id: number
   number: string
   etag: string
-  status: string
-  kind: string
+  status: InvoiceStatus
+  kind: InvoiceStatus
   /** JSON text: an array of statuses. */
   tags: string
   /** JSON text: an array of `{ sku, internal_cost }`. */
   lines: string
   /** JSON text: `{ name, secret }`. */
   customer: string
-  priority: number
-  urgency: number | null
+  priority: 1 | 2
+  urgency: 1 | 2 | null
   note: string | null
   issued_at: string
 }

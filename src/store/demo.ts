@@ -1,7 +1,8 @@
-// The demo catalogue `npm start` serves (see the HTTP contract); inserted idempotently, so a
+// The demo catalogue `npm start` serves (docs/http.md lists it); inserted idempotently, so a
 // restart never duplicates nor overwrites a row.
 import type { Insertable } from 'kysely'
 import type { Database, Db } from './database.js'
+import { createSchema } from './schema.js'
 
 export const DEMO_AUTHORS: Array<Insertable<Database['authors']>> = [{ id: 1, name: 'Ursula K. Le Guin' }]
 
@@ -55,6 +56,12 @@ export function ledgerEntry (id: number): Insertable<Database['ledger']> {
     posted_at: posted.toISOString().replace('.000Z', 'Z'),
     account_id: (id % 12) + 1
   }
+}
+
+/** The catalogue's tables and demo rows; safe on every start. */
+export async function setUpDemo (db: Db): Promise<void> {
+  await createSchema(db)
+  await seedDemo(db)
 }
 
 export async function seedDemo (db: Db): Promise<void> {

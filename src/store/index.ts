@@ -1,31 +1,79 @@
-// Opens the store a DATABASE_URL names, with the catalogue's schema and demo data in place: a
-// SQLite file by default, PostgreSQL for a postgres:// (or postgresql://) URL.
-import type { Db } from './database.js'
-import { seedDemo } from './demo.js'
-import { createSchema } from './schema.js'
+// Opens the store a DATABASE_URL names: a SQLite file (or `:memory:`) by default, PostgreSQL for a
+// postgres:// (or postgresql://) URL. The kind is decided here, once, and carried by the Store.
+import { sql, type Kysely, type RawBuilder } from 'kysely'
+import { versionedCountCache, type CountCache } from './count-cache.js'
+import type { Database } from './database.js'
+import { postgresDataVersion, postgresIdentity, sqliteDataVersion } from './data-version.js'
 import type { StoreOptions } from './options.js'
 import { connectPostgres, setUpPostgres } from './postgres.js'
 import { isPostgresUrl } from './postgres-url.js'
+import { sharedCountCache, type TotalsStore } from './shared-count-cache.js'
 import { openSqlite } from './sqlite.js'
+import type { Store } from './store.js'
 
+export type { Store, StoreKind } from './store.js'
 export type { StoreOptions } from './options.js'
 export type { Database, Db, InvoiceTable } from './database.js'
 export { isPostgresUrl } from './postgres-url.js'
+export { uncachedCounts, versionedCountCache, type CountCache, type VersionedCountCacheOptions } from './count-cache.js'
+export { sharedCountCache, type SharedCountCacheOptions, type TotalsStore } from './shared-count-cache.js'
+export { isStoreUnavailable } from './errors.js'
+export { setUpDemo } from './demo.js'
 
-export async function openStore (databaseUrl: string, options: StoreOptions = {}): Promise<Db> {
-  const postgres = isPostgresUrl(databaseUrl) ? connectPostgres(databaseUrl, options) : undefined
-  const db = postgres?.db ?? openSqlite(databaseUrl, options)
+export interface OpenStoreOptions<DB> extends StoreOptions {
+  /** Makes sure of the tables (and rows) the gateway reads; run on every start, so it must be idempotent. */
+  setUp?: (db: Kysely<DB>) => Promise<void>
+  /**
+   * Where replicas share totals (Redis), so a change of the data costs them one COUNT between them.
+   * Only PostgreSQL's data version reads the same on every replica: a SQLite store ignores it.
+   */
+  sharedTotals?: { readonly store: TotalsStore, readonly onError: (error: unknown) => void }
+}
+
+export async function openStore<DB = Database> (databaseUrl: string, options: OpenStoreOptions<DB> = {}): Promise<Store<DB>> {
+  const setUp = options.setUp ?? (async () => {})
+  if (!isPostgresUrl(databaseUrl)) {
+    const sqlite = openSqlite<DB>(databaseUrl, options)
+    const dataVersion = sqliteDataVersion(sqlite.db)
+    return await opened(sqlite.db, async () => { await setUp(sqlite.db) }, async () => ({
+      kind: 'sqlite',
+      stream: sqlite.stream,
+      dataVersion,
+      // A read of the file itself: `select 1` is answered without it, so a locked or unreadable file would pass.
+      probe: probe(sqlite.db, sql`select count(*) as tables from sqlite_schema`),
+      counts: versionedCountCache({ version: dataVersion })
+    }))
+  }
+  const postgres = connectPostgres<DB>(databaseUrl, options)
+  const { db } = postgres
+  return await opened(db, async () => { await setUpPostgres(postgres, setUp) }, async () => {
+    const dataVersion = postgresDataVersion(db)
+    const { sharedTotals } = options
+    const counts: CountCache = sharedTotals === undefined
+      ? versionedCountCache({ version: dataVersion })
+      : sharedCountCache({ version: dataVersion, identity: await postgresIdentity(db), ...sharedTotals })
+    return { kind: 'postgres', stream: (query, chunkSize) => query.stream(chunkSize), dataVersion, counts, probe: probe(db, sql`select 1 as answered`) }
+  })
+}
+
+/** The store once set up; a store that fails to set up is closed before the failure is thrown. */
+async function opened<DB> (db: Kysely<DB>, setUp: () => Promise<void>, parts: () => Promise<Omit<Store<DB>, 'db' | 'close'>>): Promise<Store<DB>> {
   try {
-    await (postgres === undefined ? setUp(db) : setUpPostgres(postgres, setUp))
+    await setUp()
+    return Object.freeze({ db, ...await parts(), close: async () => { await close(db) } })
   } catch (error) {
     await db.destroy()
     throw error
   }
-  return db
 }
 
-/** The catalogue's tables and demo rows; safe on every start. */
-async function setUp (db: Db): Promise<void> {
-  await createSchema(db)
-  await seedDemo(db)
+function probe (db: Kysely<any>, statement: RawBuilder<unknown>): () => Promise<void> {
+  return async () => { await statement.execute(db) }
+}
+
+async function close (db: Kysely<any>): Promise<void> {
+  // Wait for the connection first: a stream to a client that hung up may still hold it.
+  // It fails only when the store was already destroyed, which leaves nothing to wait for.
+  await db.connection().execute(async () => {}).catch(() => {})
+  await db.destroy()
 }

@@ -2,13 +2,12 @@
 // schema the URL names (created when missing), plain lists streamed through a server-side cursor.
 import { Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
-import type { Database, Db } from './database.js'
 import { queryLogger, type StoreOptions } from './options.js'
 import { cursorPool, DeclaredCursor } from './postgres-cursor.js'
 import { postgresSettings } from './postgres-url.js'
 
-export interface PostgresStore {
-  readonly db: Db
+export interface PostgresStore<DB> {
+  readonly db: Kysely<DB>
   /** The schema the URL names, or undefined for the server's default search_path. */
   readonly schema: string | undefined
 }
@@ -20,18 +19,18 @@ export interface PostgresStore {
 export const SET_UP_LOCK = 0x61_75_64_67
 
 /** Connects lazily: no connection is opened before the first query. */
-export function connectPostgres (url: string, options: StoreOptions = {}): PostgresStore {
+export function connectPostgres<DB> (url: string, options: StoreOptions = {}): PostgresStore<DB> {
   const { connectionString, options: startup, schema } = postgresSettings(url)
   // Idle connections do not keep the process alive on their own (the listener does, while it serves).
   const pool = new pg.Pool({ connectionString, options: startup, allowExitOnIdle: true })
   // Without a listener, an idle client's failure would be an uncaught error ending the process.
   pool.on('error', (error) => { options.onConnectionError?.(error) })
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: cursorPool(pool), cursor: DeclaredCursor }), log: queryLogger(options) })
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: cursorPool(pool), cursor: DeclaredCursor }), log: queryLogger(options) })
   return { db, schema }
 }
 
 /** Runs `setUp` on one connection, in `schema` (created if missing), holding the set-up lock. */
-export async function setUpPostgres ({ db, schema }: PostgresStore, setUp: (db: Db) => Promise<void>): Promise<void> {
+export async function setUpPostgres<DB> ({ db, schema }: PostgresStore<DB>, setUp: (db: Kysely<DB>) => Promise<void>): Promise<void> {
   await db.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(${SET_UP_LOCK})`.execute(connection)
     try {

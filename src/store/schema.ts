@@ -1,38 +1,36 @@
-// Creates the catalogue's tables when they are missing; safe to run at every start.
-import type { Db } from './database.js'
+// Creates the demo catalogue's tables when they are missing; safe to run at every start. The
+// tables are declared as data, so every dialect gets the same columns from one list.
+import type { ColumnDefinitionBuilder } from 'kysely'
+import type { Database, Db } from './database.js'
+
+type Column = readonly [name: string, type: 'integer' | 'text', constraint?: 'primary key' | 'not null']
+
+const TABLES: Readonly<Record<keyof Database, readonly Column[]>> = {
+  authors: [['id', 'integer', 'primary key'], ['name', 'text', 'not null']],
+  books: [
+    ['id', 'integer', 'primary key'], ['title', 'text', 'not null'], ['status', 'text', 'not null'], ['price', 'text', 'not null'],
+    ['published_on', 'text'], ['author_id', 'integer', 'not null']
+  ],
+  invoices: [
+    ['id', 'integer', 'primary key'], ['number', 'text', 'not null'], ['etag', 'text', 'not null'], ['status', 'text', 'not null'],
+    ['kind', 'text', 'not null'], ['tags', 'text', 'not null'], ['lines', 'text', 'not null'], ['customer', 'text', 'not null'],
+    ['priority', 'integer', 'not null'], ['urgency', 'integer'], ['note', 'text'], ['issued_at', 'text', 'not null']
+  ],
+  ledger: [
+    ['id', 'integer', 'primary key'], ['memo', 'text', 'not null'], ['amount', 'text', 'not null'], ['posted_at', 'text', 'not null'],
+    ['account_id', 'integer', 'not null']
+  ]
+}
 
 export async function createSchema (db: Db): Promise<void> {
-  await db.schema.createTable('authors').ifNotExists()
-    .addColumn('id', 'integer', (c) => c.primaryKey())
-    .addColumn('name', 'text', (c) => c.notNull())
-    .execute()
-  await db.schema.createTable('books').ifNotExists()
-    .addColumn('id', 'integer', (c) => c.primaryKey())
-    .addColumn('title', 'text', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull())
-    .addColumn('price', 'text', (c) => c.notNull())
-    .addColumn('published_on', 'text')
-    .addColumn('author_id', 'integer', (c) => c.notNull())
-    .execute()
-  await db.schema.createTable('invoices').ifNotExists()
-    .addColumn('id', 'integer', (c) => c.primaryKey())
-    .addColumn('number', 'text', (c) => c.notNull())
-    .addColumn('etag', 'text', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull())
-    .addColumn('kind', 'text', (c) => c.notNull())
-    .addColumn('tags', 'text', (c) => c.notNull())
-    .addColumn('lines', 'text', (c) => c.notNull())
-    .addColumn('customer', 'text', (c) => c.notNull())
-    .addColumn('priority', 'integer', (c) => c.notNull())
-    .addColumn('urgency', 'integer')
-    .addColumn('note', 'text')
-    .addColumn('issued_at', 'text', (c) => c.notNull())
-    .execute()
-  await db.schema.createTable('ledger').ifNotExists()
-    .addColumn('id', 'integer', (c) => c.primaryKey())
-    .addColumn('memo', 'text', (c) => c.notNull())
-    .addColumn('amount', 'text', (c) => c.notNull())
-    .addColumn('posted_at', 'text', (c) => c.notNull())
-    .addColumn('account_id', 'integer', (c) => c.notNull())
-    .execute()
+  for (const [table, columns] of Object.entries(TABLES)) {
+    let create = db.schema.createTable(table).ifNotExists()
+    for (const [name, type, constraint] of columns) create = create.addColumn(name, type, (column) => constrained(column, constraint))
+    await create.execute()
+  }
+}
+
+function constrained (column: ColumnDefinitionBuilder, constraint: Column[2]): ColumnDefinitionBuilder {
+  if (constraint === 'primary key') return column.primaryKey()
+  return constraint === 'not null' ? column.notNull() : column
 }

@@ -12,7 +12,7 @@ export interface TotalsStore {
 }
 
 export interface SharedCountCacheOptions {
-  /** A version of the data that reads the same on every replica for the same data (see postgres-version.ts). */
+  /** A version of the data that reads the same on every replica for the same data (see data-version.ts). */
   version: () => Promise<string>
   store: TotalsStore
   /** Which data this is (cluster, database, user, schema): part of every key, so stores never mix. */

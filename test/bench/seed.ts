@@ -11,7 +11,7 @@ export type BenchBook = Database['books']
 
 /** Creates `path` holding `rows` books (ids 1..rows) and the demo catalogue around them. */
 export async function seedBooks (path: string, rows: number): Promise<void> {
-  const db = openSqlite(path)
+  const { db } = openSqlite<Database>(path)
   try {
     await createSchema(db)
   } finally {
@@ -30,7 +30,7 @@ export async function seedBooks (path: string, rows: number): Promise<void> {
     connection.close()
   }
   // The demo rows the gateway inserts at every start, so its start writes nothing here.
-  const demo = openSqlite(path)
+  const { db: demo } = openSqlite<Database>(path)
   try {
     await seedDemo(demo)
   } finally {

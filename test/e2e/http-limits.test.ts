@@ -67,14 +67,14 @@ t.test('what is not HTTP is a 400 problem, and the connection is closed', async 
   t.match(head, /^HTTP\/1\.1 400 Bad Request\r\n/)
   t.match(head, /\r\nContent-Type: application\/problem\+json\r\n/)
   t.match(head, /\r\nConnection: close/)
-  t.strictSame(JSON.parse(body), { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'The request is not well-formed HTTP/1.1.' })
+  t.strictSame(JSON.parse(body), { type: 'urn:audience-gateway:problem:malformed-request', title: 'Malformed request', status: 400, detail: 'The request is not well-formed HTTP/1.1.' })
 })
 
 t.test('headers over the size limit are a 431 problem', async (t) => {
   const { port } = await listening(t)
   const { head, body } = await exchange(port, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`)
   t.match(head, /^HTTP\/1\.1 431 /)
-  t.match(JSON.parse(body), { status: 431, detail: 'The request\'s headers are too large.' })
+  t.strictSame(JSON.parse(body), { type: 'urn:audience-gateway:problem:headers-too-large', title: 'Headers too large', status: 431, detail: 'The request\'s headers are too large.' })
 })
 
 t.test('a request that does not arrive in time is a 408 problem', async (t) => {
@@ -82,7 +82,7 @@ t.test('a request that does not arrive in time is a 408 problem', async (t) => {
   const { port } = await listening(t, { requestTimeout: 200, http: { connectionsCheckingInterval: 50 } })
   const { head, body } = await exchange(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\n')
   t.match(head, /^HTTP\/1\.1 408 /)
-  t.match(JSON.parse(body), { status: 408, title: 'Request Timeout' })
+  t.match(JSON.parse(body), { type: 'urn:audience-gateway:problem:request-timeout', status: 408, title: 'Request timeout' })
 })
 
 t.test('a client that resets mid-request leaves the server serving', async (t) => {

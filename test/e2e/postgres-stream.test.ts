@@ -3,11 +3,11 @@
 import { once } from 'node:events'
 import { request, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { sql } from 'kysely'
 import t from 'tap'
 import { AUTH, buildApp } from '../helpers/app.js'
 import { freshSchema, needs, uniqueName, withPostgres } from '../helpers/services.js'
+import { until } from '../helpers/until.js'
 
 /** Enough rows (~130 bytes each) that the list outgrows every socket buffer on the way. */
 const BOOKS = 200_000
@@ -19,7 +19,7 @@ if (await needs(t, 'PostgreSQL')) {
   url.searchParams.set('application_name', application)
   const { app } = await buildApp(t, { databaseUrl: url.toString() })
   t.teardown(schema.drop)
-  await sql`insert into books select g, 'Book number ' || g || ' of a long shelf', 'published', '12.50', '2001-01-01', 1 from generate_series(4, ${BOOKS + 3}) g`.execute(app.db)
+  await sql`insert into books select g, 'Book number ' || g || ' of a long shelf', 'published', '12.50', '2001-01-01', 1 from generate_series(4, ${BOOKS + 3}) g`.execute(app.store.db)
   await app.listen({ port: 0, host: '127.0.0.1' })
   const { port } = app.server.address() as AddressInfo
 
@@ -36,13 +36,20 @@ if (await needs(t, 'PostgreSQL')) {
     const response = await get(port)
     await once(response, 'data')
     // Read no further: once the socket pushes back, the server stops fetching, and its connection
-    // waits in the cursor's transaction (until then it may be caught mid-FETCH, active).
+    // waits in the cursor's transaction (until then it may be caught mid-FETCH, active). Only the
+    // server knows its connections' states: they are asked for until they are as expected.
     response.pause()
-    for (let tries = 0; !(await states(application)).includes('idle in transaction') && tries < 100; tries++) await sleep(50)
-    t.match(await states(application), ['idle in transaction'], 'mid-list, the cursor holds its connection')
+    const midList = await until(async () => {
+      const seen = await states(application)
+      return seen.includes('idle in transaction') && seen
+    }, 'the cursor\'s connection waits in its transaction')
+    t.match(midList, ['idle in transaction'], 'mid-list, the cursor holds its connection')
     response.destroy()
-    for (let tries = 0; (await states(application)).includes('idle in transaction') && tries < 100; tries++) await sleep(50)
-    t.notOk((await states(application)).includes('idle in transaction'), 'no transaction left open')
+    const after = await until(async () => {
+      const seen = await states(application)
+      return !seen.includes('idle in transaction') && seen
+    }, 'the cursor\'s transaction has ended')
+    t.notOk(after.includes('idle in transaction'), 'no transaction left open')
     t.equal((await app.inject({ url: '/books/4', headers: AUTH })).statusCode, 200, 'and the pool serves the next request')
   })
 }

@@ -4,11 +4,11 @@ import { once } from 'node:events'
 import { request, Agent, type IncomingMessage } from 'node:http'
 import { connect } from 'node:net'
 import { join } from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
 import SQLite from 'better-sqlite3'
 import t from 'tap'
-import { openStore } from '../../src/store/index.js'
+import { openStore, setUpDemo } from '../../src/store/index.js'
 import { startServer } from '../helpers/server.js'
+import { until } from '../helpers/until.js'
 
 // Seeding the shelf and starting the server through the TypeScript loader are slow on a busy
 // machine: past tap's default 30 s per file.
@@ -39,18 +39,20 @@ t.test('SIGTERM finishes the request in flight, refuses new connections, and exi
   slow.on('data', (chunk: Buffer) => chunks.push(chunk))
   await once(slow, 'data')
   slow.pause()
-  await sleep(200)
-  t.notOk(completed(server.logs, '/books'), 'the list is still in flight')
   // The list holds no connection others need: a readiness probe, a read of the store, is answered.
   const probe = await get(hostname, port, '/readyz', new Agent())
   t.equal(probe.statusCode, 200, 'the store answers others while the list waits for its reader')
   await drain(probe)
+  t.notOk(completed(server.logs, '/books'), 'the list is still in flight')
 
+  const idleClosed = idle.destroyed ? Promise.resolve() : once(idle, 'close')
   server.child.kill('SIGTERM')
-  await until(() => server.logs.some((entry) => entry.msg === 'closing'), 'the server says it is closing')
-  t.equal(await refusal(hostname, Number(port)), 'ECONNREFUSED', 'a new connection is refused')
-  if (!idle.destroyed) await once(idle, 'close')
+  await idleClosed
   t.pass('the idle keep-alive connection is closed')
+  // Node's http server closes its listener right after its idle connections, a moment later seen
+  // from here (a connection made meanwhile is accepted, then reset): no event tells, so it is tried.
+  await until(refused(hostname, Number(port)), 'a new connection is refused')
+  t.pass('a new connection is refused')
   t.notOk(completed(server.logs, '/books'), 'the list is still in flight while the server refuses others')
   t.equal(server.child.exitCode, null, 'the process waits for it')
 
@@ -65,7 +67,7 @@ t.test('SIGTERM finishes the request in flight, refuses new connections, and exi
 
 /** The demo catalogue, then many more books. */
 async function seedLargeCatalogue (file: string): Promise<void> {
-  await (await openStore(file)).destroy()
+  await (await openStore(file, { setUp: setUpDemo })).close()
   const db = new SQLite(file)
   const insert = db.prepare('insert into books (id, title, status, price, published_on, author_id) values (?, ?, ?, ?, ?, 1)')
   db.transaction(() => {
@@ -91,24 +93,15 @@ function completed (logs: ReadonlyArray<Record<string, unknown>>, url: string): 
   return logs.some((entry) => entry.msg === 'request completed' && ids.has(entry.reqId))
 }
 
-/** Connects until the port refuses (the listener closes a moment after the signal). */
-async function refusal (host: string, port: number): Promise<string> {
-  for (let tries = 0; tries < 100; tries++) {
+/** A check for `until`: whether a connection to the port is refused (rather than made, or reset). */
+function refused (host: string, port: number): () => Promise<boolean> {
+  return async () => {
     const socket = connect(port, host)
     const outcome = await new Promise<string>((resolve) => {
-      socket.once('connect', () => resolve('connected'))
-      socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'))
+      socket.once('connect', () => { resolve('connected') })
+      socket.once('error', (error: NodeJS.ErrnoException) => { resolve(error.code ?? 'error') })
     })
     socket.destroy()
-    if (outcome !== 'connected') return outcome
-    await sleep(20)
-  }
-  return 'never refused'
-}
-
-async function until (condition: () => boolean, what: string): Promise<void> {
-  for (let tries = 0; !condition(); tries++) {
-    if (tries > 500) throw new Error(`timed out waiting until ${what}`)
-    await sleep(10)
+    return outcome === 'ECONNREFUSED'
   }
 }

@@ -1,10 +1,12 @@
 // A fresh gateway per test file: an in-memory store with the demo catalogue and one known key; or,
 // when a suite runs again on PostgreSQL (onPostgres), a fresh schema per app, dropped after.
-import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify'
+import Fastify, { type FastifyInstance, type LightMyRequestResponse, type RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Test } from 'tap'
 import app, { type AppOptions } from '../../src/app.js'
 import { serverOptions } from '../../src/server.js'
+import { validationErrors } from './ajv.js'
+import { mediaTypeOf } from './openapi.js'
 import { freshSchema, needs } from './services.js'
 
 export const KEY = 'test-key-0123456789abcdef'
@@ -19,6 +21,11 @@ export interface TestApp {
   routes: readonly RouteOptions[]
   /** The response schema a route declares for a status and media type. */
   declaredSchema: (url: string, status: number, mediaType: string) => object
+  /**
+   * GETs `url` and asserts on `t` that the body matches the schema its route declares for the
+   * status and media type answered; the route is the URL's path unless named (`/books/:id`).
+   */
+  checkedGet: (t: Pick<Test, 'strictSame'>, url: string, headers: Record<string, string>, route?: string) => Promise<LightMyRequestResponse>
 }
 
 interface Store { url: string, drop: () => Promise<void> }
@@ -49,20 +56,28 @@ export async function buildApp (t: Teardown, options: Partial<AppOptions> = {}):
       await store.drop()
     }
   })
-  // Unencapsulated, so tests can reach the app's decorators (app.db).
+  // Unencapsulated, so tests can reach the app's decorators (app.store.db).
   // A test process is busy by nature: its event-loop lag is not load to shed (tests of shedding set it).
   const quiet = { loadShedding: { maxEventLoopDelay: 0 } }
   await fastify.register(fp(app), { timeZone: 'UTC', apiKeys: [KEY], ...quiet, ...options, databaseUrl: store.url })
   await fastify.ready()
+  const declaredSchema: TestApp['declaredSchema'] = (url, status, mediaType) => {
+    const route = routes.find((r) => r.url === url && r.method === 'GET')
+    const response = (route?.schema?.response as Record<number, { content?: Record<string, { schema: object }> }> | undefined)?.[status]
+    const schema = response?.content?.[mediaType]?.schema
+    if (schema === undefined) throw new Error(`GET ${url} declares no ${status} ${mediaType} body`)
+    return schema
+  }
   return {
     app: fastify,
     routes,
-    declaredSchema: (url, status, mediaType) => {
-      const route = routes.find((r) => r.url === url && r.method === 'GET')
-      const response = (route?.schema?.response as Record<number, { content?: Record<string, { schema: object }> }> | undefined)?.[status]
-      const schema = response?.content?.[mediaType]?.schema
-      if (schema === undefined) throw new Error(`GET ${url} declares no ${status} ${mediaType} body`)
-      return schema
+    declaredSchema,
+    checkedGet: async (t, url, headers, route = url.split('?')[0]) => {
+      const res = await fastify.inject({ method: 'GET', url, headers })
+      const mediaType = mediaTypeOf(res.headers['content-type'])
+      const body = mediaType.endsWith('json') ? res.json() : res.body
+      t.strictSame(validationErrors(declaredSchema(route, res.statusCode, mediaType), body), [], `${url} ${res.statusCode} matches its declared schema`)
+      return res
     }
   }
 }

@@ -1,5 +1,5 @@
 // A problem answer as the tests read it: its content type, and its body checked against Problem.
-import { Problem } from '../../src/problem.js'
+import { Problem } from '../../src/core/problem.js'
 import { validationErrors } from './ajv.js'
 
 export const PROBLEM_JSON = 'application/problem+json; charset=utf-8'

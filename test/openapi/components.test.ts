@@ -5,14 +5,14 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import t, { type Test } from 'tap'
 import audience from '../../plugins/audience.js'
 import auth from '../../plugins/auth.js'
-import gateway from '../../plugins/gateway.js'
+import mount from '../../plugins/mount.js'
 import problems from '../../plugins/problems.js'
 import swagger from '../../plugins/swagger.js'
 import { Book } from '../../routes/books/book.js'
 import { JSON_VARIANTS } from '../../src/audience.js'
 import { Marking } from '../../src/declare/index.js'
-import type { ListMount } from '../../src/mount/index.js'
-import { compileSerializer } from '../../src/mount/serializer.js'
+import type { ListMount } from '../../src/core/index.js'
+import { compileSerializer } from '../../src/core/serializer.js'
 import { signedIn } from '../../src/permissions.js'
 import { arraySource } from '../../src/sources/index.js'
 import { deepFreeze } from '../helpers/freeze.js'
@@ -42,7 +42,7 @@ async function gatewayApp (t: Test, routes: (app: FastifyInstance) => void): Pro
   await app.register(swagger)
   await app.register(audience)
   await app.register(auth, { keys: [KEY] })
-  await app.register(gateway, { timeZone: 'UTC' })
+  await app.register(mount, { timeZone: 'UTC' })
   routes(app)
   await app.ready()
   return app

@@ -1,22 +1,18 @@
 // The OpenAPI document: valid OpenAPI 3.1, named components, and every response the app really
 // serves valid against the schema the document gives for its path, status and media type.
 import { Validator } from '@seriousme/openapi-schema-validator'
+import type { ValidateFunction } from 'ajv/dist/2020.js'
 import t, { type Test } from 'tap'
 import { AGENT_MEDIA_TYPE, PROBLEM_MEDIA_TYPE } from '../../src/audience.js'
-import { createAjv } from '../helpers/ajv.js'
 import { AGENT, AUTH, buildApp } from '../helpers/app.js'
+import { documentedResponses, mediaTypeOf, resolveRefs, type OpenApiDocument, type OpenApiOperation } from '../helpers/openapi.js'
 
 const COMPONENTS = '#/components/schemas/'
 
-interface Operation {
-  parameters?: Array<{ in: string, name: string, required: boolean, description?: string, schema: Record<string, unknown> }>
-  security?: unknown
-  responses: Record<string, { description: string, content?: Record<string, { schema: object }> }>
-}
-interface Document {
-  openapi: string
+/** The document as this file reads it: every path has a GET, and the parts only checked here. */
+interface Document extends OpenApiDocument {
   info: Record<string, string>
-  paths: Record<string, { get: Operation }>
+  paths: Record<string, { get: OpenApiOperation }>
   components: { schemas: Record<string, object>, securitySchemes: Record<string, object> }
 }
 
@@ -50,44 +46,30 @@ const SOURCE_OUTPUT_SCHEMA = {
 const { app } = await buildApp(t, { loadShedding: { maxEventLoopDelay: 0 } })
 const served = await app.inject({ method: 'GET', url: '/openapi.json' })
 const document = served.json() as Document
-const ajv = createAjv()
+const documented = documentedResponses(document)
 
 /** Every (path, status, media type) a real response below was checked against. */
 const exercised = new Set<string>()
 
-/** The document's schema for a response, `$ref`s resolved; a status the document lacks falls to its range (`5XX`). */
-function documentedSchema (path: string, status: number, mediaType: string): object {
-  const responses = document.paths[path]?.get.responses ?? {}
-  const key = String(status) in responses ? String(status) : `${String(status)[0]}XX`
-  const schema = responses[key]?.content?.[mediaType]?.schema
-  if (schema === undefined) throw new Error(`The document declares no ${key} ${mediaType} body for GET ${path}`)
+/** A validator for the document's schema of a GET response; a status the document lacks falls to its range (`5XX`). */
+function documentedValidator (path: string, status: number, mediaType: string): ValidateFunction {
+  const key = documented.responseKey(path, 'get', status)
+  const validate = documented.validator(path, 'get', status, mediaType)
+  if (key === undefined || validate === undefined) throw new Error(`The document declares no ${key ?? status} ${mediaType} body for GET ${path}`)
   exercised.add(`${path} ${key} ${mediaType}`)
-  return resolveRefs(schema) as object
+  return validate
 }
 
 /** GETs `url` and checks the body against the document's schema for what was answered. */
 async function check (t: Test, url: string, headers: Record<string, string>, path: string, expected: { status: number, mediaType: string }) {
   const res = await app.inject({ method: 'GET', url, headers })
-  const mediaType = String(res.headers['content-type']).split(';')[0]
+  const mediaType = mediaTypeOf(res.headers['content-type'])
   t.equal(res.statusCode, expected.status, `${url}: status`)
   t.equal(mediaType, expected.mediaType, `${url}: media type`)
   const body = mediaType.endsWith('json') ? res.json() : res.body
-  const validate = ajv.compile(documentedSchema(path, res.statusCode, mediaType))
+  const validate = documentedValidator(path, res.statusCode, mediaType)
   t.ok(validate(body), `${url} (${mediaType}) matches the document`, { errors: validate.errors })
   return res
-}
-
-/** Inlines every `#/components/schemas/...` reference, as a reader of the document would. */
-function resolveRefs (node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(resolveRefs)
-  if (typeof node !== 'object' || node === null) return node
-  const { $ref, ...rest } = node as Record<string, unknown>
-  if (typeof $ref === 'string') {
-    const target = document.components.schemas[$ref.slice(COMPONENTS.length)]
-    if (!$ref.startsWith(COMPONENTS) || target === undefined) throw new Error(`Unresolvable $ref ${$ref}`)
-    return resolveRefs({ ...target, ...rest })
-  }
-  return Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, resolveRefs(value)]))
 }
 
 function withoutDescriptions (node: unknown): unknown {
@@ -122,7 +104,7 @@ t.test('GET /books: the agent 200 is exactly the source document\'s output_schem
   const content = document.paths['/books'].get.responses['200'].content ?? {}
   t.strictSame(content['application/json'].schema, { type: 'array', items: { $ref: `${COMPONENTS}Book` } })
   t.strictSame(content[AGENT_MEDIA_TYPE].schema, { $ref: `${COMPONENTS}BookPage` })
-  t.strictSame(withoutDescriptions(resolveRefs(content[AGENT_MEDIA_TYPE].schema)), withoutDescriptions(SOURCE_OUTPUT_SCHEMA))
+  t.strictSame(withoutDescriptions(resolveRefs(content[AGENT_MEDIA_TYPE].schema, document)), withoutDescriptions(SOURCE_OUTPUT_SCHEMA))
 })
 
 t.test('the three book mounts share Book; the second has its own agent components', async (t) => {
@@ -239,10 +221,10 @@ t.test('real problems validate against the document', async (t) => {
 
 t.test('a store that does not answer makes /readyz a documented Problem', async (t) => {
   const broken = await buildApp(t)
-  await broken.app.db.destroy()
+  await broken.app.store.db.destroy()
   const res = await broken.app.inject({ method: 'GET', url: '/readyz' })
   t.equal(res.statusCode, 503)
-  const validate = ajv.compile(documentedSchema('/readyz', res.statusCode, PROBLEM_MEDIA_TYPE))
+  const validate = documentedValidator('/readyz', res.statusCode, PROBLEM_MEDIA_TYPE)
   t.ok(validate(res.json()), 'matches the 503 Problem', { errors: validate.errors })
 })
 
@@ -251,15 +233,15 @@ t.test('a rate-limited request is a documented Problem', async (t) => {
   await limited.app.inject({ method: 'GET', url: '/books', headers: AUTH })
   const res = await limited.app.inject({ method: 'GET', url: '/books', headers: AUTH })
   t.equal(res.statusCode, 429)
-  const validate = ajv.compile(documentedSchema('/books', res.statusCode, PROBLEM_MEDIA_TYPE))
+  const validate = documentedValidator('/books', res.statusCode, PROBLEM_MEDIA_TYPE)
   t.ok(validate(res.json()), 'matches the 429 Problem', { errors: validate.errors })
 })
 
 t.test('a server failure is a documented Problem too', async (t) => {
   const broken = await buildApp(t)
-  await broken.app.db.schema.dropTable('books').execute()
+  await broken.app.store.db.schema.dropTable('books').execute()
   const res = await broken.app.inject({ method: 'GET', url: '/books', headers: AUTH })
   t.equal(String(res.statusCode)[0], '5', `a server failure (${res.statusCode})`)
-  const validate = ajv.compile(documentedSchema('/books', res.statusCode, PROBLEM_MEDIA_TYPE))
+  const validate = documentedValidator('/books', res.statusCode, PROBLEM_MEDIA_TYPE)
   t.ok(validate(res.json()), 'matches the 5XX Problem', { errors: validate.errors })
 })

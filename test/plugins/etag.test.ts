@@ -64,8 +64,8 @@ t.test('If-None-Match lists, weak tags, * and HEAD are understood', async (t) =>
 
 t.test('a changed record gets a new ETag, so the old one is answered in full', async (t) => {
   const before = await get('/books/3', AUTH)
-  await app.db.updateTable('books').set({ title: 'A Wizard of Earthsea (revised)' }).where('id', '=', 3).execute()
-  t.teardown(async () => { await app.db.updateTable('books').set({ title: 'A Wizard of Earthsea' }).where('id', '=', 3).execute() })
+  await app.store.db.updateTable('books').set({ title: 'A Wizard of Earthsea (revised)' }).where('id', '=', 3).execute()
+  t.teardown(async () => { await app.store.db.updateTable('books').set({ title: 'A Wizard of Earthsea' }).where('id', '=', 3).execute() })
   const after = await get('/books/3', { ...AUTH, 'if-none-match': before.headers.etag as string })
   t.equal(after.statusCode, 200)
   t.not(after.headers.etag, before.headers.etag)

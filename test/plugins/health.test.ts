@@ -12,7 +12,7 @@ t.test('liveness and readiness answer ok without a key', async (t) => {
 
 t.test('readiness is a 503 problem when the store does not answer; liveness stays ok', async (t) => {
   const { app } = await buildApp(t)
-  await app.db.destroy()
+  await app.store.db.destroy()
   const res = await app.inject({ url: '/readyz' })
   t.equal(res.statusCode, 503)
   t.equal(res.headers['content-type'], 'application/problem+json; charset=utf-8')

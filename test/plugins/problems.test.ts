@@ -3,8 +3,8 @@
 import t from 'tap'
 import Fastify from 'fastify'
 import problems from '../../plugins/problems.js'
-import { ForbiddenError, invalidArguments, StoreUnavailableError } from '../../src/errors.js'
-import { INTERNAL_DETAIL, Problem, problemOf, problemType } from '../../src/problem.js'
+import { invalidArguments, problem, problemType } from '../../src/core/errors.js'
+import { INTERNAL_DETAIL, Problem, problemOf } from '../../src/core/problem.js'
 import { validationErrors } from '../helpers/ajv.js'
 import { problemBody, PROBLEM_JSON } from '../helpers/problem.js'
 
@@ -15,10 +15,10 @@ const app = Fastify({
   logger: { level: 'info', stream: { write: (line: string) => { logs.push(JSON.parse(line)) } } }
 })
 await app.register(problems)
-app.get('/forbidden', async () => { throw new ForbiddenError('This key may not read invoices.') })
+app.get('/forbidden', async () => { throw problem('AG_FORBIDDEN', 'This key may not read invoices.') })
 app.get('/invalid', async () => { throw invalidArguments({ page: ['Must be an integer of at least 1.'] }) })
 app.get('/store', async () => {
-  throw Object.assign(new StoreUnavailableError('The store does not answer; retry shortly.'), { headers: { 'Retry-After': 5 } })
+  throw Object.assign(problem('AG_STORE_UNAVAILABLE', 'The store does not answer; retry shortly.'), { headers: { 'Retry-After': 5 } })
 })
 app.get('/boom', async () => { throw new Error('secret connection string postgres://u:p@db') })
 app.get('/search', {
@@ -220,7 +220,7 @@ t.test('problemOf: a validation issue without path or context concerns the reque
 })
 
 t.test('problemOf: only an object of headers is carried', async (t) => {
-  t.strictSame(problemOf(Object.assign(new ForbiddenError('no'), { headers: 'nope' })).headers, {})
+  t.strictSame(problemOf(Object.assign(problem('AG_FORBIDDEN', 'no'), { headers: 'nope' })).headers, {})
 })
 
 t.test('problemType names a registry code as a URN', async (t) => {

@@ -5,7 +5,7 @@ import Fastify from 'fastify'
 import fp from 'fastify-plugin'
 import t from 'tap'
 import app from '../../src/app.js'
-import { STORE_UNAVAILABLE_DETAIL } from '../../src/problem.js'
+import { STORE_UNAVAILABLE_DETAIL } from '../../src/core/problem.js'
 import { AGENT, AUTH, KEY } from '../helpers/app.js'
 import { tcpProxy } from '../helpers/proxy.js'
 import { freshSchema, needs, SERVICES } from '../helpers/services.js'
@@ -18,7 +18,20 @@ if (await needs(t, 'PostgreSQL')) {
   const url = new URL(schema.url)
   url.port = String(proxy.port)
   const logs: Array<{ level: number, msg: string }> = []
-  const server = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => { logs.push(JSON.parse(line)) } } } })
+  let lostWhileIdle: () => void = () => {}
+  const lost = new Promise<void>((resolve) => { lostWhileIdle = resolve })
+  const server = Fastify({
+    logger: {
+      level: 'warn',
+      stream: {
+        write: (line: string) => {
+          const entry = JSON.parse(line) as { level: number, msg: string }
+          logs.push(entry)
+          if (entry.msg === 'store connection lost while idle') lostWhileIdle()
+        }
+      }
+    }
+  })
   await server.register(fp(app), { databaseUrl: url.toString(), timeZone: 'UTC', apiKeys: [KEY] })
   await server.ready()
   t.teardown(() => server.close())
@@ -30,7 +43,7 @@ if (await needs(t, 'PostgreSQL')) {
 
   t.test('out of reach: idle connections lost are logged, data and readiness answer 503, liveness 200', async (t) => {
     await proxy.cut()
-    for (let tries = 0; !logs.some((line) => line.msg === 'store connection lost while idle') && tries < 200; tries++) await new Promise((resolve) => setTimeout(resolve, 10))
+    await lost
     t.match(logs, [{ level: 40, msg: 'store connection lost while idle' }])
     for (const [path, headers] of [['/books', AUTH], ['/books', AGENT], ['/invoices', AGENT], ['/ledger', {}]] as const) {
       const res = await server.inject({ url: path, headers })

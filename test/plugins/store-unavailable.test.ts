@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { sql } from 'kysely'
 import t, { type Test } from 'tap'
-import { STORE_UNAVAILABLE_DETAIL } from '../../src/problem.js'
+import { STORE_UNAVAILABLE_DETAIL } from '../../src/core/problem.js'
 import { AGENT, AUTH, buildApp } from '../helpers/app.js'
 
 const file = join(t.testdir(), 'catalogue.sqlite')
@@ -15,8 +15,8 @@ const { app, routes } = await buildApp(t, { databaseUrl: file })
 // at the file. In rollback mode each read takes the lock and checks the file, so both faults reach
 // it, through the same errors a WAL store gives when its file or its disk fails. A short busy
 // timeout keeps a locked read from waiting the served 5 s.
-await sql`pragma journal_mode = delete`.execute(app.db)
-await sql`pragma busy_timeout = 50`.execute(app.db)
+await sql`pragma journal_mode = delete`.execute(app.store.db)
+await sql`pragma busy_timeout = 50`.execute(app.store.db)
 
 /** Every mounted route (those with variants), its parameters filled in, as each audience asks for it. */
 const requests = routes
@@ -85,7 +85,7 @@ t.test('while the store file is not a database, the routes answer 503; once it i
 
 t.test('a closed connection is a 503 too', async (t) => {
   const { app } = await buildApp(t)
-  await app.db.destroy()
+  await app.store.db.destroy()
   const res = await app.inject({ url: '/books', headers: AUTH })
   t.equal(res.statusCode, 503)
   t.equal(res.json().detail, STORE_UNAVAILABLE_DETAIL)

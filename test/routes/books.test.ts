@@ -1,12 +1,11 @@
 // GET /books, /books/with-authors and /books/{id}, both ways, through the real app.
 import t from 'tap'
 import { AGENT_MEDIA_TYPE, PROBLEM_MEDIA_TYPE } from '../../src/audience.js'
-import { HANDLE_DESCRIPTION } from '../../plugins/gateway.js'
-import { validationErrors } from '../helpers/ajv.js'
+import { HANDLE_DESCRIPTION } from '../../plugins/mount.js'
 import { AGENT, AUTH, buildApp } from '../helpers/app.js'
 
 const queries: string[] = []
-const { app, declaredSchema } = await buildApp(t, { onQuery: (sql) => { queries.push(sql) } })
+const { declaredSchema, checkedGet } = await buildApp(t, { onQuery: (sql) => { queries.push(sql) } })
 
 const PLAIN_BOOKS = [
   { id: 1, title: 'The Dispossessed', status: 'published', price: '9.99', published_on: '1974-05-01', author_id: 1 },
@@ -15,12 +14,7 @@ const PLAIN_BOOKS = [
 ]
 
 /** GETs `url` and checks the body against the schema the route declares for what it answered. */
-async function get (url: string, headers: Record<string, string>, route = url.split('?')[0]) {
-  const res = await app.inject({ method: 'GET', url, headers })
-  const mediaType = String(res.headers['content-type']).split(';')[0]
-  t.strictSame(validationErrors(declaredSchema(route, res.statusCode, mediaType), res.json()), [], `${url} ${res.statusCode} matches its declared schema`)
-  return res
-}
+const get = async (url: string, headers: Record<string, string>, route?: string) => await checkedGet(t, url, headers, route)
 
 t.test('a plain client gets the three books, every field raw, as a bare array', async (t) => {
   const res = await get('/books', AUTH)

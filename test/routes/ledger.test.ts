@@ -2,11 +2,10 @@
 // against the schema the route declares for what it answered.
 import t from 'tap'
 import { AGENT_MEDIA_TYPE, PROBLEM_MEDIA_TYPE } from '../../src/audience.js'
-import { validationErrors } from '../helpers/ajv.js'
 import { buildApp } from '../helpers/app.js'
 
 const queries: string[] = []
-const { app, declaredSchema } = await buildApp(t, { onQuery: (sql) => { queries.push(sql) } })
+const { declaredSchema, checkedGet } = await buildApp(t, { onQuery: (sql) => { queries.push(sql) } })
 
 // The ledger is open: no key in any of these requests.
 const AGENT = { 'x-audience': 'agent' } as const
@@ -25,12 +24,7 @@ interface Envelope {
 }
 
 /** GETs `url` and checks the body against the schema /ledger declares for what it answered. */
-async function get (url: string, headers: Record<string, string> = AGENT) {
-  const res = await app.inject({ method: 'GET', url, headers })
-  const mediaType = String(res.headers['content-type']).split(';')[0]
-  t.strictSame(validationErrors(declaredSchema('/ledger', res.statusCode, mediaType), res.json()), [], `${url} ${res.statusCode} matches its declared schema`)
-  return res
-}
+const get = async (url: string, headers: Record<string, string> = AGENT) => await checkedGet(t, url, headers, '/ledger')
 
 async function page (query: string): Promise<Envelope> {
   const res = await get(`/ledger?${query}`)

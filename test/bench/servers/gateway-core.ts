@@ -5,7 +5,7 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import audience from '../../../plugins/audience.js'
 import auth from '../../../plugins/auth.js'
-import gateway from '../../../plugins/gateway.js'
+import mount from '../../../plugins/mount.js'
 import problems from '../../../plugins/problems.js'
 import store from '../../../plugins/store.js'
 import books from '../../../routes/books/index.js'
@@ -17,7 +17,7 @@ export async function gatewayCoreServer ({ databasePath, key }: ServerOptions): 
   await server.register(store, { databaseUrl: databasePath })
   await server.register(audience)
   await server.register(auth, { keys: [key] })
-  await server.register(gateway, { timeZone: 'UTC' })
+  await server.register(mount, { timeZone: 'UTC' })
   await server.register(books)
   return server
 }

@@ -15,7 +15,7 @@ const UNREACHED_EVENT_LOOP_DELAY_MS = 600_000
 
 export async function gatewayServer ({ databasePath, key }: ServerOptions): Promise<FastifyInstance> {
   const server = Fastify({ logger: BENCH_LOGGER })
-  // Unencapsulated, as the tests register it, so the bench mount reaches `mount` and `db`. Every
+  // Unencapsulated, as the tests register it, so the bench mount reaches `mount` and `store`. Every
   // plugin runs as shipped; the rate limit and the load shedder only get ceilings the bench never
   // reaches (their checks still run): a COUNT of a million rows or a deep OFFSET blocks the event
   // loop for tens of milliseconds, and queued behind each other on a busy machine they would be shed.
@@ -32,9 +32,9 @@ export async function gatewayServer ({ databasePath, key }: ServerOptions): Prom
     url: UNCACHED_URL,
     summary: 'The book list, counted on every request',
     declaration: Book,
-    source: kyselySource(server.db, () => catalogue(server.db), { countCache: false }),
+    source: kyselySource(server.store, () => catalogue(server.store.db), { countCache: false }),
     permissions: [signedIn],
-    paging: { style: 'page', maxPageSize: MAX_PAGE_SIZE }
+    paging: { style: 'page', ceiling: MAX_PAGE_SIZE }
   })
   return server
 }

@@ -1,10 +1,10 @@
 // The store a hand-written reference reads: the bench's SQLite file, or its PostgreSQL schema
 // (BENCH_STORE=postgres), through the same kysely dialects the gateway uses. Nothing is created:
 // the suite seeded it.
-import { isPostgresUrl, type Db } from '../../../src/store/index.js'
+import { isPostgresUrl, type Database, type Db } from '../../../src/store/index.js'
 import { connectPostgres } from '../../../src/store/postgres.js'
 import { openSqlite } from '../../../src/store/sqlite.js'
 
 export function openBenchStore (databaseUrl: string): Db {
-  return isPostgresUrl(databaseUrl) ? connectPostgres(databaseUrl).db : openSqlite(databaseUrl)
+  return isPostgresUrl(databaseUrl) ? connectPostgres<Database>(databaseUrl).db : openSqlite<Database>(databaseUrl).db
 }

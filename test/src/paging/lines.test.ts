@@ -1,17 +1,17 @@
 // Line windows' rules, on the pure builder: 1-based inclusive windows, the cut, the clamp, the hint.
 import t from 'tap'
-import { DEFAULT_MAX_LINES, lineEnvelope, lineStyle, lineWindow } from '../../../src/paging/index.js'
+import { LINE_DEFAULTS, lineEnvelope, lineStyle, lineWindow } from '../../../src/paging/index.js'
 import { validationErrors } from '../../helpers/ajv.js'
 import { servedEnvelope } from '../../helpers/paging.js'
 
 const LINE = { type: 'string' }
 const TEXT = Array.from({ length: 520 }, (_, i) => `line ${i + 1}`)
-const style = lineStyle({ maxLines: 200 })
+const style = lineStyle({ ceiling: 200 })
 const schema = style.schema(LINE)
 
 /** The window the style serves of `text`, which must match its schema (a test fails on a throw). */
-function serve (query: { start_line?: number, end_line?: number }, text: readonly string[] = TEXT): Record<string, unknown> {
-  return servedEnvelope(style, LINE, query, text)
+async function serve (query: { start_line?: number, end_line?: number }, text: readonly string[] = TEXT): Promise<Record<string, unknown>> {
+  return await servedEnvelope(style, LINE, query, text)
 }
 
 function lines (from: number, to: number): string[] {
@@ -19,7 +19,7 @@ function lines (from: number, to: number): string[] {
 }
 
 t.test('the default window: from line 1, maxLines wide, with the resume field and a hint', async (t) => {
-  t.strictSame(serve({}), {
+  t.strictSame(await serve({}), {
     lines: lines(1, 200),
     start_line: 1,
     end_line: 200,
@@ -34,7 +34,7 @@ t.test('the default window: from line 1, maxLines wide, with the resume field an
 t.test('the 520-line text, 200 at a time: 200, 200 and 120 lines, the last with nothing to resume', async (t) => {
   const windows = []
   for (let start: unknown = 1; start !== undefined;) {
-    const body = serve({ start_line: start as number })
+    const body = await serve({ start_line: start as number })
     windows.push(body)
     start = body.next_start_line
   }
@@ -44,21 +44,21 @@ t.test('the 520-line text, 200 at a time: 200, 200 and 120 lines, the last with 
 })
 
 t.test('an explicit window is 1-based and inclusive', async (t) => {
-  const body = serve({ start_line: 10, end_line: 12 })
+  const body = await serve({ start_line: 10, end_line: 12 })
   t.strictSame(body.lines, ['line 10', 'line 11', 'line 12'])
   t.strictSame([body.returned, body.next_start_line], [3, 13])
 })
 
 t.test('a one-line window ending on the last line: has_more false', async (t) => {
-  t.strictSame(serve({ start_line: 520, end_line: 520 }), { lines: ['line 520'], start_line: 520, end_line: 520, returned: 1, total_lines: 520, has_more: false })
+  t.strictSame(await serve({ start_line: 520, end_line: 520 }), { lines: ['line 520'], start_line: 520, end_line: 520, returned: 1, total_lines: 520, has_more: false })
 })
 
 t.test('an end_line past the end is cut to the last line, which is not a clamp', async (t) => {
-  t.strictSame(serve({ start_line: 400, end_line: 10000 }), { lines: lines(400, 520), start_line: 400, end_line: 520, returned: 121, total_lines: 520, has_more: false })
+  t.strictSame(await serve({ start_line: 400, end_line: 10000 }), { lines: lines(400, 520), start_line: 400, end_line: 520, returned: 121, total_lines: 520, has_more: false })
 })
 
 t.test('a window still wider than the ceiling is clamped to start_line + maxLines - 1 and disclosed', async (t) => {
-  t.strictSame(serve({ start_line: 1, end_line: 520 }), {
+  t.strictSame(await serve({ start_line: 1, end_line: 520 }), {
     lines: lines(1, 200),
     start_line: 1,
     end_line: 200,
@@ -72,18 +72,18 @@ t.test('a window still wider than the ceiling is clamped to start_line + maxLine
 })
 
 t.test('a window exactly maxLines wide is not a clamp', async (t) => {
-  const body = serve({ start_line: 2, end_line: 201 })
+  const body = await serve({ start_line: 2, end_line: 201 })
   t.equal(body.returned, 200)
   t.notOk('limit_clamped' in body)
 })
 
 t.test('a start_line past the end: an empty window ending at start_line - 1, nothing more', async (t) => {
-  t.strictSame(serve({ start_line: 521 }), { lines: [], start_line: 521, end_line: 520, returned: 0, total_lines: 520, has_more: false })
-  t.strictSame(serve({ start_line: 600, end_line: 9000 }), { lines: [], start_line: 600, end_line: 599, returned: 0, total_lines: 520, has_more: false })
+  t.strictSame(await serve({ start_line: 521 }), { lines: [], start_line: 521, end_line: 520, returned: 0, total_lines: 520, has_more: false })
+  t.strictSame(await serve({ start_line: 600, end_line: 9000 }), { lines: [], start_line: 600, end_line: 599, returned: 0, total_lines: 520, has_more: false })
 })
 
 t.test('an empty text is one empty window', async (t) => {
-  t.strictSame(serve({}, []), { lines: [], start_line: 1, end_line: 0, returned: 0, total_lines: 0, has_more: false })
+  t.strictSame(await serve({}, []), { lines: [], start_line: 1, end_line: 0, returned: 0, total_lines: 0, has_more: false })
 })
 
 t.test('end_line before start_line: a 400 naming end_line and the rule', async (t) => {
@@ -97,9 +97,9 @@ t.test('end_line before start_line: a 400 naming end_line and the rule', async (
 
 t.test('lineWindow: offset and limit for the slice, and the default ceiling', async (t) => {
   t.strictSame(lineWindow(5, 7, 520, 200), { offset: 4, limit: 3, startLine: 5, endLine: 7, total: 520, clamped: false })
-  t.strictSame(lineWindow(undefined, undefined, 1000), { offset: 0, limit: DEFAULT_MAX_LINES, startLine: 1, endLine: DEFAULT_MAX_LINES, total: 1000, clamped: false })
-  t.equal(lineStyle().window({}, 1000).limit, DEFAULT_MAX_LINES)
-  t.equal(DEFAULT_MAX_LINES, 200)
+  t.strictSame(lineWindow(undefined, undefined, 1000), { offset: 0, limit: LINE_DEFAULTS.ceiling, startLine: 1, endLine: LINE_DEFAULTS.ceiling, total: 1000, clamped: false })
+  t.equal(lineStyle().window({}, 1000).limit, LINE_DEFAULTS.ceiling)
+  t.equal(LINE_DEFAULTS.ceiling, 200)
 })
 
 t.test('the parameters: start_line from 1, end_line from 1 with no maximum', async (t) => {
@@ -123,6 +123,6 @@ t.test('the schema: the optional fields are optional, every field described', as
 })
 
 t.test('a misdeclared ceiling is refused at registration', async (t) => {
-  t.throws(() => lineStyle({ maxLines: 0 }), new RangeError('maxLines must be a positive integer; got 0.'))
-  t.throws(() => lineStyle({ maxLines: 1.5 }), RangeError)
+  t.throws(() => lineStyle({ ceiling: 0 }), new RangeError('ceiling must be a positive integer; got 0.'))
+  t.throws(() => lineStyle({ ceiling: 1.5 }), RangeError)
 })

@@ -1,25 +1,25 @@
 // The page style's rules, on the pure builder: clamped at both ends, reported by serving it.
 import t from 'tap'
-import { DEFAULT_PAGE_LIMIT, pageEnvelope, pageStyle, pageWindow } from '../../../src/paging/index.js'
+import { PAGE_DEFAULTS, pageEnvelope, pageStyle, pageWindow } from '../../../src/paging/index.js'
 import { validationErrors } from '../../helpers/ajv.js'
 import { numbered, servedEnvelope } from '../../helpers/paging.js'
 
 const ITEM = { type: 'integer' }
-const style = pageStyle({ maxPageSize: 50 })
+const style = pageStyle({ ceiling: 50 })
 const schema = style.schema(ITEM)
 
 /** The page the style serves of `total` items numbered from 0, which must match its schema (a test fails on a throw). */
-function serve (query: { page?: number, limit?: number }, total: number): Record<string, unknown> {
-  return servedEnvelope(style, ITEM, query, numbered(total))
+async function serve (query: { page?: number, limit?: number }, total: number): Promise<Record<string, unknown>> {
+  return await servedEnvelope(style, ITEM, query, numbered(total))
 }
 
 t.test('exactly four keys: items, page, totalPages, hasNext', async (t) => {
-  t.strictSame(serve({ page: 2, limit: 2 }, 3), { items: [2], page: 2, totalPages: 2, hasNext: false })
-  t.strictSame(serve({ page: 1, limit: 2 }, 3), { items: [0, 1], page: 1, totalPages: 2, hasNext: true })
+  t.strictSame(await serve({ page: 2, limit: 2 }, 3), { items: [2], page: 2, totalPages: 2, hasNext: false })
+  t.strictSame(await serve({ page: 1, limit: 2 }, 3), { items: [0, 1], page: 1, totalPages: 2, hasNext: true })
 })
 
 t.test('limit defaults to 100, bounded by the ceiling', async (t) => {
-  t.equal(DEFAULT_PAGE_LIMIT, 100)
+  t.strictSame(PAGE_DEFAULTS, { ceiling: 100, defaultLimit: 100 })
   t.equal(pageWindow(undefined, undefined, 1000, 500).limit, 100)
   t.equal(pageWindow(undefined, undefined, 1000, 50).limit, 50)
   t.equal(pageWindow(undefined, undefined, 1000, 500, 20).limit, 20)
@@ -35,11 +35,11 @@ t.test('limit is clamped to [1, maxPageSize], and totalPages counted at the limi
 t.test('page is clamped to [1, totalPages] after counting: the page actually served', async (t) => {
   t.strictSame(pageWindow(0, 2, 3, 50), { page: 1, totalPages: 2, limit: 2, offset: 0 })
   t.strictSame(pageWindow(9, 2, 3, 50), { page: 2, totalPages: 2, limit: 2, offset: 2 })
-  t.strictSame(serve({ page: 1000000, limit: 2 }, 3), { items: [2], page: 2, totalPages: 2, hasNext: false })
+  t.strictSame(await serve({ page: 1000000, limit: 2 }, 3), { items: [2], page: 2, totalPages: 2, hasNext: false })
 })
 
 t.test('an empty result is one empty page', async (t) => {
-  t.strictSame(serve({ page: 3 }, 0), { items: [], page: 1, totalPages: 1, hasNext: false })
+  t.strictSame(await serve({ page: 3 }, 0), { items: [], page: 1, totalPages: 1, hasNext: false })
 })
 
 t.test('the envelope builder reports hasNext from the page served', async (t) => {
@@ -53,5 +53,5 @@ t.test('the schema: the four keys, all required', async (t) => {
 })
 
 t.test('a misdeclared ceiling is refused at registration', async (t) => {
-  t.throws(() => pageStyle({ maxPageSize: 0 }), new RangeError('maxPageSize must be a positive integer; got 0.'))
+  t.throws(() => pageStyle({ ceiling: 0 }), new RangeError('ceiling must be a positive integer; got 0.'))
 })

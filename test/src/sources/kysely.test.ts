@@ -1,10 +1,11 @@
 import t from 'tap'
 import { kyselyRecordSource, kyselySource } from '../../../src/sources/index.js'
-import { openSqlite } from '../../../src/store/sqlite.js'
+import { openStore } from '../../../src/store/index.js'
 
 const queries: string[] = []
-const db = openSqlite(':memory:', { onQuery: (sql) => { queries.push(sql) } })
-t.teardown(() => db.destroy())
+const store = await openStore(':memory:', { onQuery: (sql) => { queries.push(sql) } })
+const { db } = store
+t.teardown(() => store.close())
 await db.schema.createTable('ledger').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('memo', 'text').addColumn('amount', 'text').addColumn('posted_at', 'text').addColumn('account_id', 'integer').execute()
 await db.insertInto('ledger').values(Array.from({ length: 25 }, (_, i) => ({ id: i + 1, memo: `Entry ${i + 1}`, amount: '1.00', posted_at: '2026-01-01T00:00:00Z', account_id: (i % 3) + 1 }))).execute()
 
@@ -14,13 +15,13 @@ const byAccount = ({ account }: { account?: number }) => {
 }
 
 t.test('COUNT runs over the query itself, filters included', async (t) => {
-  const source = kyselySource(db, byAccount)
+  const source = kyselySource(store, byAccount)
   t.equal(await source.count({}), 25)
   t.equal(await source.count({ account: 1 }), 9)
 })
 
 t.test('a slice is one LIMIT/OFFSET query in the query\'s order', async (t) => {
-  const source = kyselySource(db, byAccount)
+  const source = kyselySource(store, byAccount)
   queries.length = 0
   t.strictSame(await source.slice({ account: 2 }, 1, 2), [{ id: 5, memo: 'Entry 5' }, { id: 8, memo: 'Entry 8' }])
   t.equal(queries.length, 1)
@@ -28,7 +29,7 @@ t.test('a slice is one LIMIT/OFFSET query in the query\'s order', async (t) => {
 })
 
 t.test('the stream yields every row in order, decoded, across chunks', async (t) => {
-  const source = kyselySource(db, byAccount, { decode: (row) => row.id, chunkSize: 4 })
+  const source = kyselySource(store, byAccount, { decode: (row) => row.id, chunkSize: 4 })
   const ids: number[] = []
   for await (const id of source.stream({})) ids.push(id)
   t.strictSame(ids, Array.from({ length: 25 }, (_, i) => i + 1))

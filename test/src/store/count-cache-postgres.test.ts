@@ -6,20 +6,22 @@
 import { Redis } from 'ioredis'
 import t, { type Test } from 'tap'
 import { CLIENT_OPTIONS } from '../../../plugins/redis.js'
-import { kyselySource, postgresDataVersion, postgresIdentity, sharedCountCache } from '../../../src/sources/index.js'
+import { kyselySource } from '../../../src/sources/index.js'
+import { postgresDataVersion, postgresIdentity } from '../../../src/store/data-version.js'
 import { ledgerEntry } from '../../../src/store/demo.js'
-import { openStore, type Db } from '../../../src/store/index.js'
+import { openStore, setUpDemo, sharedCountCache, type Db, type Store } from '../../../src/store/index.js'
 import { freshRedisPrefix, freshSchema, needs } from '../../helpers/services.js'
 
 if (await needs(t, 'PostgreSQL')) {
   const { url, drop } = freshSchema()
   const queries: string[] = []
-  const db = await open(t, url, queries)
+  const store = await open(t, url, queries)
+  const { db } = store
   /** Another pool on the same schema, as another replica holds. */
-  const other = await open(t, url)
+  const { db: other } = await open(t, url)
   t.teardown(drop)
 
-  const ledger = (store: Db) => () => store.selectFrom('ledger').select(['id', 'memo']).orderBy('id')
+  const ledger = (pool: Db) => () => pool.selectFrom('ledger').select(['id', 'memo']).orderBy('id')
   const counts = () => queries.filter((text) => /count\(\*\)/i.test(text)).length
 
   t.test('reads leave the version as it is; a committed write moves it', async (t) => {
@@ -33,7 +35,7 @@ if (await needs(t, 'PostgreSQL')) {
   })
 
   t.test('a total is counted once while nothing is written, then only the version is read', async (t) => {
-    const source = kyselySource(db, ledger(db))
+    const source = kyselySource(store, ledger(db))
     t.ok(await whileUnwritten(db, async () => {
       t.equal(await source.count({}), 1240)
       queries.length = 0
@@ -44,7 +46,7 @@ if (await needs(t, 'PostgreSQL')) {
   })
 
   t.test('a write from another replica makes the next total exact', async (t) => {
-    const source = kyselySource(db, ledger(db))
+    const source = kyselySource(store, ledger(db))
     await source.count({})
     await other.insertInto('ledger').values(ledgerEntry(1241)).execute()
     queries.length = 0
@@ -60,7 +62,7 @@ if (await needs(t, 'PostgreSQL')) {
     const elsewhere = freshSchema()
     const tenant = await open(t, elsewhere.url)
     t.teardown(elsewhere.drop)
-    t.not(await postgresIdentity(tenant), identity, 'another schema is other data')
+    t.not(await postgresIdentity(tenant.db), identity, 'another schema is other data')
   })
 
   t.test('through Redis, two replicas count a version once between them', async (t) => {
@@ -74,14 +76,16 @@ if (await needs(t, 'PostgreSQL')) {
     })
     const otherQueries: string[] = []
     const second = await open(t, url, otherQueries)
-    const shared = async (store: Db) => sharedCountCache({ version: postgresDataVersion(store), identity: await postgresIdentity(store), store: redis, onError: (error) => { t.fail(String(error)) } })
-    const first = kyselySource(db, ledger(db), { countCache: await shared(db) })
-    const replica = kyselySource(second, ledger(second), { countCache: await shared(second) })
+    const shared = async (pool: Db) => sharedCountCache({ version: postgresDataVersion(pool), identity: await postgresIdentity(pool), store: redis, onError: (error) => { t.fail(String(error)) } })
+    const first = kyselySource(store, ledger(db), { countCache: await shared(db) })
+    const replica = kyselySource(second, ledger(second.db), { countCache: await shared(second.db) })
     t.ok(await whileUnwritten(db, async () => {
       queries.length = 0
       otherQueries.length = 0
       t.equal(await first.count({}), 1240)
-      await new Promise((resolve) => setTimeout(resolve, 20))
+      // The first stored its total without waiting; both share this client, which answers in order:
+      // once a PING sent after that write is answered, the write has landed.
+      await redis.ping()
       t.equal(await replica.count({}), 1240)
     }))
     t.equal(counts(), 1, 'the first replica counted')
@@ -90,10 +94,10 @@ if (await needs(t, 'PostgreSQL')) {
 }
 
 /** A pool on the catalogue at `url` with a ledger of 1240 entries, closed after `t`. */
-async function open (t: Test, url: string, queries?: string[]): Promise<Db> {
-  const db = await openStore(url, { onQuery: (text) => { queries?.push(text) } })
-  t.teardown(() => db.destroy())
-  return db
+async function open (t: Test, url: string, queries?: string[]): Promise<Store> {
+  const store = await openStore(url, { onQuery: (text) => { queries?.push(text) }, setUp: setUpDemo })
+  t.teardown(() => store.close())
+  return store
 }
 
 /** Runs `work` until one run starts and ends at the same version (up to 50 runs): true once one did. */

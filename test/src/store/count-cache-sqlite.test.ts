@@ -3,9 +3,8 @@
 import { join } from 'node:path'
 import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type DatabaseConnection, type Driver } from 'kysely'
 import t from 'tap'
-import { versionedCountCache } from '../../../src/sources/count-cache.js'
 import { kyselySource } from '../../../src/sources/index.js'
-import { openSqlite } from '../../../src/store/sqlite.js'
+import { openStore, uncachedCounts, versionedCountCache } from '../../../src/store/index.js'
 
 /** The tables of this test, not the catalogue's. */
 interface Tables {
@@ -15,10 +14,11 @@ interface Tables {
 
 const path = join(t.testdir(), 'ledger.sqlite')
 const queries: string[] = []
-const db = openSqlite(path, { onQuery: (sql) => { queries.push(sql) } }) as unknown as Kysely<Tables>
+const store = await openStore<Tables>(path, { onQuery: (sql) => { queries.push(sql) } })
+const { db } = store
 /** Another connection to the same file, as another process or replica would hold. */
-const other = openSqlite(path) as unknown as Kysely<Tables>
-t.teardown(async () => { await db.destroy(); await other.destroy() })
+const { db: other, close: closeOther } = await openStore<Tables>(path)
+t.teardown(async () => { await store.close(); await closeOther() })
 
 await db.schema.createTable('ledger').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('memo', 'text').addColumn('account_id', 'integer').execute()
 await db.insertInto('ledger').values(Array.from({ length: 25 }, (_, i) => ({ id: i + 1, memo: `Entry ${i + 1}`, account_id: (i % 3) + 1 }))).execute()
@@ -37,7 +37,7 @@ async function counted (source: ReturnType<typeof kyselySource<{ account?: numbe
 }
 
 t.test('unchanged data: a total is counted once, then only the version is read', async (t) => {
-  const source = kyselySource(db, byAccount)
+  const source = kyselySource(store, byAccount)
   t.strictSame(await counted(source, {}), { totals: [25], counts: 1 })
   t.strictSame(await counted(source, {}, {}), { totals: [25, 25], counts: 0 })
   t.equal(queries.length, 2, 'one cheap version read per request')
@@ -45,18 +45,18 @@ t.test('unchanged data: a total is counted once, then only the version is read',
 })
 
 t.test('each argument set is its own total', async (t) => {
-  const source = kyselySource(db, byAccount)
+  const source = kyselySource(store, byAccount)
   await source.count({})
   t.strictSame(await counted(source, { account: 1 }, { account: 2 }, { account: 1 }), { totals: [9, 8, 9], counts: 2 })
 })
 
 t.test('sources on one database share its totals', async (t) => {
-  await kyselySource(db, byAccount).count({})
-  t.strictSame(await counted(kyselySource(db, byAccount), {}), { totals: [25], counts: 0 })
+  await kyselySource(store, byAccount).count({})
+  t.strictSame(await counted(kyselySource(store, byAccount), {}), { totals: [25], counts: 0 })
 })
 
 t.test('a write from another connection to the file makes the next count exact', async (t) => {
-  const source = kyselySource(db, byAccount)
+  const source = kyselySource(store, byAccount)
   await source.count({})
   await other.insertInto('ledger').values({ id: 26, memo: 'Entry 26', account_id: 1 }).execute()
   t.strictSame(await counted(source, {}, { account: 1 }), { totals: [26, 10], counts: 2 })
@@ -66,7 +66,7 @@ t.test('a write from another connection to the file makes the next count exact',
 })
 
 t.test('this connection\'s own writes make the next count exact too', async (t) => {
-  const source = kyselySource(db, byAccount)
+  const source = kyselySource(store, byAccount)
   await source.count({})
   await db.insertInto('ledger').values({ id: 26, memo: 'Entry 26', account_id: 1 }).execute()
   t.strictSame(await counted(source, {}), { totals: [26], counts: 1 })
@@ -78,7 +78,7 @@ t.test('a table dropped and created again, emptier, is counted again', async (t)
   const scratch = () => db.selectFrom('scratch').selectAll().orderBy('id')
   await db.schema.createTable('scratch').addColumn('id', 'integer', (c) => c.primaryKey()).execute()
   await db.insertInto('scratch').values([{ id: 1 }, { id: 2 }]).execute()
-  const source = kyselySource(db, scratch)
+  const source = kyselySource(store, scratch)
   t.equal(await source.count({}), 2)
   // DROP TABLE changes no row count SQLite reports: only the schema version tells.
   await db.schema.dropTable('scratch').execute()
@@ -87,13 +87,13 @@ t.test('a table dropped and created again, emptier, is counted again', async (t)
 })
 
 t.test('countCache: false counts on every request', async (t) => {
-  t.strictSame(await counted(kyselySource(db, byAccount, { countCache: false }), {}, {}), { totals: [25, 25], counts: 2 })
+  t.strictSame(await counted(kyselySource(store, byAccount, { countCache: false }), {}, {}), { totals: [25, 25], counts: 2 })
 })
 
 t.test('a cache given in the options is the one used', async (t) => {
   const keys: string[] = []
   const shared = versionedCountCache({ version: async () => 'fixed' })
-  const source = kyselySource(db, byAccount, {
+  const source = kyselySource(store, byAccount, {
     countCache: { count: (key, compute) => { keys.push(key); return shared.count(key, compute) } }
   })
   t.strictSame(await counted(source, { account: 3 }, { account: 3 }), { totals: [8, 8], counts: 1 })
@@ -101,14 +101,15 @@ t.test('a cache given in the options is the one used', async (t) => {
   t.match(keys[0], /count\(\*\)[^]*\n\[3\]$/)
 })
 
-t.test('another dialect gets no default cache: every request counts', async (t) => {
+t.test('a store of another dialect, with no cheap data version, is uncached: every request counts', async (t) => {
   const ran: string[] = []
   const connection: DatabaseConnection = {
     executeQuery: async (query) => { ran.push(query.sql); return { rows: [{ count: '7' }] as never[] } },
     streamQuery: () => { throw new Error('not streamed') }
   }
   const driver: Driver = Object.assign(new DummyDriver(), { acquireConnection: async () => connection })
-  // A dialect that is not SQLite to the source: its introspector is not SQLite's.
+  // A dialect that is not SQLite (its introspector is not SQLite's): no data version to remember
+  // totals under, so its store counts through `uncachedCounts`, the source's default being the store's.
   const foreign = new Kysely<{ ledger: { id: number } }>({
     dialect: {
       createAdapter: () => new SqliteAdapter(),
@@ -118,7 +119,7 @@ t.test('another dialect gets no default cache: every request counts', async (t) 
     }
   })
   t.notOk(foreign.introspection instanceof SqliteIntrospector)
-  const source = kyselySource(foreign, () => foreign.selectFrom('ledger').selectAll().orderBy('id'))
+  const source = kyselySource({ db: foreign, stream: (query, chunkSize) => query.stream(chunkSize), counts: uncachedCounts }, () => foreign.selectFrom('ledger').selectAll().orderBy('id'))
   t.equal(await source.count({}), 7)
   t.equal(await source.count({}), 7)
   t.equal(ran.length, 2)

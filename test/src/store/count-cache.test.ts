@@ -1,6 +1,6 @@
 // The count cache on its own: totals remembered per version, shared while in flight, bounded.
 import t from 'tap'
-import { countKey, versionedCountCache } from '../../../src/sources/count-cache.js'
+import { countKey, versionedCountCache } from '../../../src/store/count-cache.js'
 
 /** A version the test moves by hand, and a COUNT that says how often it ran. */
 function harness (maxEntries?: number) {
@@ -47,8 +47,14 @@ t.test('a failed count is not remembered', async (t) => {
 t.test('a count failing after its version passed leaves the newer total alone', async (t) => {
   const { cache, runs, count, bump } = harness()
   let fail: (error: Error) => void = () => {}
-  const stale = cache.count('books', () => new Promise<number>((_resolve, reject) => { fail = reject }))
-  await new Promise((resolve) => setImmediate(resolve))
+  let counting: () => void = () => {}
+  const started = new Promise<void>((resolve) => { counting = resolve })
+  const stale = cache.count('books', async () => await new Promise<number>((_resolve, reject) => {
+    fail = reject
+    counting()
+  }))
+  // The count has begun: its version was read before it, and is now an old one.
+  await started
   bump()
   t.equal(await count('books', 4), 4)
   fail(new Error('store gone'))

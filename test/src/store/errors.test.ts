@@ -1,5 +1,5 @@
 import t from 'tap'
-import { problemOf, STORE_UNAVAILABLE_DETAIL } from '../../../src/problem.js'
+import { problemOf, STORE_UNAVAILABLE_DETAIL } from '../../../src/core/problem.js'
 import { isStoreUnavailable } from '../../../src/store/errors.js'
 
 function failure (fields: Record<string, unknown>, message = 'boom'): Error {

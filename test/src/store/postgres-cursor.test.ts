@@ -2,7 +2,6 @@
 // the gateway never holds more than one chunk: while a reader is mid-list, the server is waiting
 // for the next FETCH; abandoned or failed, the cursor and its transaction end and the connection
 // is clean for the next request.
-import { setTimeout as sleep } from 'node:timers/promises'
 import { Kysely, sql } from 'kysely'
 import t from 'tap'
 import { kyselySource } from '../../../src/sources/index.js'
@@ -19,14 +18,15 @@ if (await needs(t, 'PostgreSQL')) {
   const { url, drop } = freshSchema()
   const withName = new URL(url)
   withName.searchParams.set('application_name', application)
-  const db = await openStore(withName.toString()) as unknown as Kysely<Tables>
+  const store = await openStore<Tables>(withName.toString())
+  const { db } = store
   t.teardown(async () => {
-    await db.destroy()
+    await store.close()
     await drop()
   })
   await sql`create table numbers (id integer primary key, label text not null)`.execute(db)
   await sql`insert into numbers select g, 'Number ' || g from generate_series(1, ${ROWS}) g`.execute(db)
-  const numbers = kyselySource(db, () => db.selectFrom('numbers').selectAll().orderBy('id'), { chunkSize: CHUNK })
+  const numbers = kyselySource(store, () => db.selectFrom('numbers').selectAll().orderBy('id'), { chunkSize: CHUNK })
 
   t.test(`${ROWS} rows streamed ${CHUNK} at a time: mid-list, the server waits on the next FETCH`, async (t) => {
     let seen = 0
@@ -89,10 +89,12 @@ async function countRows (db: Kysely<Tables>): Promise<number> {
   return Number((await db.selectFrom('numbers').select(sql<string>`count(*)`.as('count')).executeTakeFirstOrThrow()).count)
 }
 
-/** The state and last statement of the one pooled connection named `application`, seen from outside. */
+/**
+ * The state and last statement of the one pooled connection named `application`, seen from outside.
+ * Current as soon as the store's last statement has succeeded: a backend reports its new state
+ * before it sends ReadyForQuery, the message pg waits for to settle a successful statement.
+ */
 async function backendOf (application: string): Promise<{ state: string, query: string }> {
-  // The statistics are a moment behind a statement that just finished.
-  await sleep(20)
   return await withPostgres(async (client) => {
     const { rows } = await client.query('select state, query from pg_stat_activity where application_name = $1', [application])
     if (rows.length !== 1) throw new Error(`expected one connection named ${application}, found ${rows.length}`)

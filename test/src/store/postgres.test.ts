@@ -1,23 +1,23 @@
 // The PostgreSQL store: set up in its own schema, idempotently, by replicas starting together;
 // served with the same types as SQLite; and a pooled connection lost while idle is survived.
-import { setTimeout as sleep } from 'node:timers/promises'
 import { sql } from 'kysely'
+import pg from 'pg'
 import t, { type Test } from 'tap'
 import { DEMO_BOOKS, LEDGER_SIZE } from '../../../src/store/demo.js'
 import { isStoreUnavailable } from '../../../src/store/errors.js'
-import { openStore, type Db } from '../../../src/store/index.js'
+import { openStore, setUpDemo, type Db, type StoreOptions } from '../../../src/store/index.js'
 import { freshSchema, needs, SERVICES, uniqueName, withPostgres } from '../../helpers/services.js'
 
 if (await needs(t, 'PostgreSQL')) {
   t.test('the catalogue is created in the schema the URL names, and left as it is on the next start', async (t) => {
     const { url, schema, drop } = freshSchema()
     t.teardown(drop)
-    const first = await openStore(url)
-    await first.updateTable('books').set({ title: 'Renamed' }).where('id', '=', 1).execute()
-    await first.destroy()
-    const second = await openStore(url)
-    t.teardown(() => second.destroy())
-    const books = await second.selectFrom('books').selectAll().orderBy('id').execute()
+    const first = await openStore(url, { setUp: setUpDemo })
+    await first.db.updateTable('books').set({ title: 'Renamed' }).where('id', '=', 1).execute()
+    await first.close()
+    const second = await openStore(url, { setUp: setUpDemo })
+    t.teardown(() => second.close())
+    const books = await second.db.selectFrom('books').selectAll().orderBy('id').execute()
     t.equal(books.length, DEMO_BOOKS.length)
     t.equal(books[0].title, 'Renamed', 'a restart never overwrites a row')
     const tables = await withPostgres(async (client) => (await client.query('select table_name from information_schema.tables where table_schema = $1 order by 1', [schema])).rows)
@@ -39,9 +39,9 @@ if (await needs(t, 'PostgreSQL')) {
   t.test('replicas starting together on an empty schema: one sets up, the others find it done', async (t) => {
     const { url, drop } = freshSchema()
     t.teardown(drop)
-    const stores = await Promise.all(Array.from({ length: 4 }, async () => await openStore(url)))
-    t.teardown(() => Promise.all(stores.map(async (db) => { await db.destroy() })))
-    for (const db of stores) t.equal((await db.selectFrom('ledger').select('id').execute()).length, LEDGER_SIZE)
+    const stores = await Promise.all(Array.from({ length: 4 }, async () => await openStore(url, { setUp: setUpDemo })))
+    t.teardown(() => Promise.all(stores.map(async (store) => { await store.close() })))
+    for (const { db } of stores) t.equal((await db.selectFrom('ledger').select('id').execute()).length, LEDGER_SIZE)
   })
 
   t.test('a search_path given in options, not a plain name: used as it is, nothing created', async (t) => {
@@ -50,43 +50,45 @@ if (await needs(t, 'PostgreSQL')) {
     t.teardown(() => withPostgres(async (client) => { await client.query(`drop schema ${schema} cascade`) }))
     const url = new URL(SERVICES.PostgreSQL)
     url.searchParams.set('options', `-c search_path="${schema}"`)
-    const db = await openStore(url.toString())
-    t.teardown(() => db.destroy())
+    const { db, close } = await openStore(url.toString(), { setUp: setUpDemo })
+    t.teardown(close)
     t.equal((await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0].schema, schema)
     t.equal((await db.selectFrom('books').select('id').execute()).length, DEMO_BOOKS.length)
   })
 
   t.test('a server out of reach: the start fails with an error the 503 mapping knows', async (t) => {
-    const error = await openStore('postgres://postgres@127.0.0.1:1/test?schema=nowhere').then(() => undefined, (caught: unknown) => caught)
+    const error = await openStore('postgres://postgres@127.0.0.1:1/test?schema=nowhere', { setUp: setUpDemo }).then(() => undefined, (caught: unknown) => caught)
     t.ok(isStoreUnavailable(error), String(error))
   })
 
   t.test('an idle connection killed by the server is reported, and the next query opens another', async (t) => {
-    const errors: Error[] = []
-    const db = await fresh(t, { onConnectionError: (error) => { errors.push(error) } })
+    let told: (error: Error) => void = () => {}
+    const reported = new Promise<Error>((resolve) => { told = resolve })
+    const db = await fresh(t, { onConnectionError: (error) => { told(error) } })
     await killIdleConnections(db)
-    await until(() => errors.length > 0)
-    t.match(errors[0].message, /terminat/i)
+    t.match((await reported).message, /terminat/i)
     t.equal((await db.selectFrom('authors').select('id').execute()).length, 1)
   })
 
   t.test('with no one told, an idle connection killed is survived all the same', async (t) => {
+    const lost = poolErrors(t)
     const db = await fresh(t)
     await killIdleConnections(db)
-    await sleep(200)
+    // The pool has dropped the connection by the time it emits the error, told to no one here.
+    await lost
     t.equal((await db.selectFrom('authors').select('id').execute()).length, 1)
   })
 }
 
 /** A store on a fresh schema, closed and dropped after `t`. */
-async function fresh (t: Test, options: Parameters<typeof openStore>[1] = {}): Promise<Db> {
+async function fresh (t: Test, options: StoreOptions = {}): Promise<Db> {
   const { url, drop } = freshSchema()
-  const db = await openStore(url, options)
+  const store = await openStore(url, { ...options, setUp: setUpDemo })
   t.teardown(async () => {
-    await db.destroy()
+    await store.close()
     await drop()
   })
-  return db
+  return store.db
 }
 
 /** Terminates this store's pooled connections from outside, as a server restart would. */
@@ -95,9 +97,18 @@ async function killIdleConnections (db: Db): Promise<void> {
   await withPostgres(async (client) => { await client.query('select pg_terminate_backend($1)', [rows[0].pid]) })
 }
 
-async function until (condition: () => boolean): Promise<void> {
-  for (let tries = 0; !condition(); tries++) {
-    if (tries > 200) throw new Error('timed out')
-    await sleep(10)
-  }
+/**
+ * Resolves at the next 'error' any pg pool emits (an idle client lost, already removed from the
+ * pool), seen through the pools' shared prototype for the length of `t`: a store keeps its pool private.
+ */
+async function poolErrors (t: Test): Promise<void> {
+  const prototype = pg.Pool.prototype as unknown as { emit: (event: string | symbol, ...args: unknown[]) => boolean }
+  const emit = prototype.emit
+  t.teardown(() => { prototype.emit = emit })
+  await new Promise<void>((resolve) => {
+    prototype.emit = function (this: unknown, event, ...args) {
+      if (event === 'error') resolve()
+      return emit.call(this, event, ...args)
+    }
+  })
 }

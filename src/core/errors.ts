@@ -1,0 +1,69 @@
+// The one registry of the problems the gateway raises: code, status, title and when it is answered.
+// Everything else derives from this table: the errors `problem()` raises, the problem `type` URNs, the
+// problems each route publishes, the raw-socket answers of the server, and a test pins its docs.
+import createError, { type FastifyErrorConstructor } from '@fastify/error'
+
+export interface ProblemKind {
+  readonly status: number
+  /** What kind of problem, the same for every occurrence (`detail` says what happened). */
+  readonly title: string
+  /** When it is answered, as a route's published responses say it. */
+  readonly when: string
+}
+
+export const PROBLEM_KINDS = {
+  AG_INVALID_ARGUMENTS: { status: 400, title: 'Invalid arguments', when: 'a malformed or unknown argument or a paging parameter from a plain client' },
+  AG_UNKNOWN_AUDIENCE: { status: 400, title: 'Unknown audience', when: 'an unknown audience' },
+  AG_MALFORMED_REQUEST: { status: 400, title: 'Malformed request', when: 'a request that is not well-formed HTTP/1.1' },
+  AG_UNAUTHORIZED: { status: 401, title: 'Unauthorized', when: 'missing or wrong credentials' },
+  AG_FORBIDDEN: { status: 403, title: 'Forbidden', when: 'this key may not call this route' },
+  AG_NOT_FOUND: { status: 404, title: 'Not found', when: 'no such record' },
+  AG_NOT_ACCEPTABLE: { status: 406, title: 'Not acceptable', when: 'none of the media types in Accept is on offer' },
+  AG_REQUEST_TIMEOUT: { status: 408, title: 'Request timeout', when: 'the request did not arrive whole in time' },
+  AG_RATE_LIMITED: { status: 429, title: 'Rate limited', when: 'too many requests from this key or address; retry after the Retry-After header\'s seconds' },
+  AG_HEADERS_TOO_LARGE: { status: 431, title: 'Headers too large', when: 'the request\'s headers are too large' },
+  AG_STORE_UNAVAILABLE: { status: 503, title: 'Store unavailable', when: 'the store does not answer' },
+  AG_OVERLOADED: { status: 503, title: 'Overloaded', when: 'the server is overloaded' }
+} as const satisfies Readonly<Record<string, ProblemKind>>
+
+export type ProblemCode = keyof typeof PROBLEM_KINDS
+
+/** Per-argument messages, as problem+json's `errors` member carries them. */
+export type ArgumentErrors = Record<string, string[]>
+
+/**
+ * The error a code names, with `detail` saying what went wrong with this request (and, for a client
+ * error, how to fix it): `throw problem('AG_NOT_FOUND', 'No record matches id 9.')`.
+ */
+export function problem (code: ProblemCode, detail: string): Error & { code: ProblemCode, statusCode: number } {
+  return new (errorClass(code))(detail) as Error & { code: ProblemCode, statusCode: number }
+}
+
+/** True when `code` is one of the registry's. */
+export function isProblemCode (code: unknown): code is ProblemCode {
+  return typeof code === 'string' && Object.hasOwn(PROBLEM_KINDS, code)
+}
+
+/** The `type` URN of a registry code: `AG_NOT_FOUND` -> `urn:audience-gateway:problem:not-found`. */
+export function problemType (code: ProblemCode): string {
+  return 'urn:audience-gateway:problem:' + code.replace(/^AG_/, '').toLowerCase().replaceAll('_', '-')
+}
+
+/** A 400 naming each offending argument with what is wrong with it. */
+export function invalidArguments (errors: ArgumentErrors): Error & { errors: ArgumentErrors } {
+  const names = Object.keys(errors)
+  const error = problem('AG_INVALID_ARGUMENTS', `The request has ${names.length === 1 ? 'an invalid argument' : 'invalid arguments'}: ${names.join(', ')}. See "errors".`)
+  return Object.assign(error, { errors })
+}
+
+/** One error class per code, made once from the table: its message is the problem's `detail`. */
+const classes = new Map<ProblemCode, FastifyErrorConstructor<{ code: ProblemCode }, [detail: string]>>()
+
+function errorClass (code: ProblemCode): FastifyErrorConstructor<{ code: ProblemCode }, [detail: string]> {
+  let made = classes.get(code)
+  if (made === undefined) {
+    made = createError<ProblemCode, [detail: string]>(code, '%s', PROBLEM_KINDS[code].status)
+    classes.set(code, made)
+  }
+  return made
+}

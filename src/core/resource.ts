@@ -1,0 +1,99 @@
+// From a mount to a resource: everything that can be computed once (the projection, the paging
+// style, the schemas of both variants, the row serializer, what it can refuse) is computed here,
+// at registration, and a mount that cannot be served safely is refused here, naming it.
+import Type, { type TObject, type TProperties } from 'typebox'
+import { pagingStyle, type PagingStyle } from '../paging/index.js'
+import { needsPrincipal, type Permission } from '../permissions.js'
+import { buildProjection } from '../projection/index.js'
+import type { ProblemCode } from './errors.js'
+import { MountError, type Mount, type MountSettings } from './mount.js'
+import { listBodies, recordBodies, textBodies, type Bodies } from './schemas.js'
+import { compileSerializer } from './serializer.js'
+import { serveList, serveRecord, serveText, type Call, type Served } from './serve.js'
+
+/** A mount ready to serve: what a transport publishes, and the flow it calls. */
+export interface Resource {
+  readonly kind: Mount['kind']
+  /** The operation's name (`listBooks`), its OpenAPI operationId. */
+  readonly name: string
+  /** The path template, e.g. `/books/:id`. */
+  readonly url: string
+  readonly summary: string
+  readonly description?: string
+  readonly tags?: readonly string[]
+  readonly permissions: readonly Permission[]
+  /** The query a caller may send: the declared arguments plus the paging style's parameters, closed. */
+  readonly query: TObject
+  /** The path parameters, if the resource has any. */
+  readonly params?: TObject
+  /** The body each audience is served. */
+  readonly bodies: Bodies
+  /** The problems it can answer with besides a malformed request. */
+  readonly problems: readonly ProblemCode[]
+  serve: (call: Call) => Promise<Served>
+}
+
+export function compileMount (mount: Mount, settings: MountSettings): Resource {
+  if (mount.permissions.length === 0) {
+    throw new MountError(`Route '${mount.name}': declare its permission checks; an open route says so with \`unrestricted\`.`)
+  }
+  const common = {
+    kind: mount.kind,
+    name: mount.name,
+    url: mount.url,
+    summary: mount.summary,
+    description: mount.description,
+    tags: mount.tags,
+    permissions: mount.permissions,
+    problems: problemsOf(mount)
+  }
+  if (mount.kind === 'text') {
+    const style = windowStyle(mount, pagingStyle(mount.paging ?? { style: 'lines' }))
+    const plan = { source: mount.source, style, url: mount.url }
+    return { ...common, query: closedQuery(mount.arguments, style.parameters), params: mount.params, bodies: textBodies(style), serve: async (call) => await serveText(plan, call) }
+  }
+  const projection = buildProjection(mount.declaration.schema, { name: `Route '${mount.name}'`, overrides: mount.overrides, timeZone: settings.timeZone })
+  const items = recordBodies(mount.declaration, projection, settings, mount.schemaName)
+  const { present } = mount.declaration
+  if (mount.kind === 'retrieve') {
+    const plan = { source: mount.source, present, projection }
+    return { ...common, query: closedQuery(mount.arguments, {}), params: mount.params, bodies: items, serve: async (call) => await serveRecord(plan, call) }
+  }
+  const style = windowStyle(mount, pagingStyle(mount.paging))
+  const plan = { source: mount.source, present, projection, style, serializeRow: compileSerializer({ schema: mount.declaration.schema }) }
+  return {
+    ...common,
+    query: closedQuery(mount.arguments, style.parameters),
+    bodies: listBodies(items, style, mount.schemaName ?? mount.declaration.name),
+    serve: async (call) => await serveList(plan, call)
+  }
+}
+
+/** The style, once no declared argument is named like one of its parameters. */
+function windowStyle (mount: Mount, style: PagingStyle): PagingStyle {
+  const shadowed = Object.keys(mount.arguments?.properties ?? {}).filter((name) => Object.hasOwn(style.parameters, name))
+  if (shadowed.length > 0) {
+    const named = shadowed.length === 1 ? `${shadowed[0]} is a parameter` : `${shadowed.join(', ')} are parameters`
+    throw new MountError(`Route '${mount.name}': ${named} of its paging style; name the argument otherwise.`)
+  }
+  return style
+}
+
+/** The declared arguments plus the style's parameters; anything else is refused. */
+function closedQuery (declared: TObject | undefined, parameters: TProperties): TObject {
+  return Type.Object({ ...declared?.properties, ...parameters }, { additionalProperties: false })
+}
+
+/** A 401 and a 403 only where its checks ask for a key; a 404 where it names one thing. */
+function problemsOf (mount: Mount): ProblemCode[] {
+  return [
+    'AG_INVALID_ARGUMENTS',
+    'AG_UNKNOWN_AUDIENCE',
+    ...(needsPrincipal(mount.permissions) ? ['AG_UNAUTHORIZED', 'AG_FORBIDDEN'] as const : []),
+    ...(mount.kind === 'list' ? [] : ['AG_NOT_FOUND'] as const),
+    'AG_NOT_ACCEPTABLE',
+    'AG_RATE_LIMITED',
+    'AG_STORE_UNAVAILABLE',
+    'AG_OVERLOADED'
+  ]
+}

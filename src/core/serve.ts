@@ -1,0 +1,124 @@
+// The one flow every transport calls: from a compiled mount (resource.ts), an audience and
+// validated arguments to what to send. It knows nothing of HTTP or any other transport: a
+// transport translates a request into a Call, and the Served value back into its own answer.
+import type { Readable } from 'node:stream'
+import type { Audience } from '../audience.js'
+import type { PagingStyle } from '../paging/index.js'
+import { projectPayload, type Projection } from '../projection/index.js'
+import type { ListSource, RecordSource, TextSource } from '../sources/index.js'
+import { refuseFromPlainClient, splitQuery } from './arguments.js'
+import { problem } from './errors.js'
+import { jsonArrayStream } from './json-array.js'
+
+export interface Call {
+  readonly audience: Audience
+  /** The query, already checked against the resource's closed `query` schema. */
+  readonly query: Readonly<Record<string, unknown>>
+  /** The path parameters, already checked against its `params` schema. */
+  readonly params: Readonly<Record<string, unknown>>
+}
+
+/** What to send: a JSON value, a bare JSON array streamed row by row, or a whole text. */
+export type Served =
+  | { readonly kind: 'json', readonly body: unknown }
+  | { readonly kind: 'json-array', readonly body: Readable }
+  | { readonly kind: 'text', readonly body: string }
+
+/** What every flow of a record declaration needs, prepared once at registration. */
+interface RecordPlan {
+  /** Stored row -> presented record (JSON values, affordances answered). */
+  readonly present: (row: any) => Record<string, unknown>
+  readonly projection: Projection
+}
+
+export interface ListPlan extends RecordPlan {
+  readonly source: ListSource<any, any>
+  readonly style: PagingStyle
+  /** Writes one presented row as the plain schema declares it. */
+  readonly serializeRow: (row: unknown) => string
+}
+
+export interface RecordPlanWithSource extends RecordPlan {
+  readonly source: RecordSource<any, any>
+}
+
+export interface TextPlan {
+  readonly source: TextSource<any>
+  readonly style: PagingStyle
+  /** The route's path template (`/books/:id/text`), to name a missing text. */
+  readonly url: string
+}
+
+/** A plain client gets every row streamed; an agent gets a counted, clamped, projected page. */
+export async function serveList (plan: ListPlan, call: Call): Promise<Served> {
+  const { paging, args } = windowArguments(plan.style, call)
+  const { source, present, projection } = plan
+  if (call.audience === 'plain') {
+    return { kind: 'json-array', body: await jsonArrayStream(source.stream(args), (row) => plan.serializeRow(present(row))) }
+  }
+  const body = await paged(plan.style, paging, {
+    count: async () => await source.count(args),
+    slice: async (offset, limit) => await source.slice(args, offset, limit)
+  }, (rows) => projectPayload(rows.map(present), projection) as unknown[])
+  return { kind: 'json', body }
+}
+
+/** One record: as presented to a plain client, projected for an agent. */
+export async function serveRecord (plan: RecordPlanWithSource, call: Call): Promise<Served> {
+  const row = await plan.source.one({ ...call.query, ...call.params })
+  if (row === undefined) throw problem('AG_NOT_FOUND', `No record matches ${describe(call.params)}.`)
+  const presented = plan.present(row)
+  return { kind: 'json', body: call.audience === 'agent' ? projectPayload(presented, plan.projection) : presented }
+}
+
+/** A text: whole to a plain client, a window of lines to an agent. */
+export async function serveText (plan: TextPlan, call: Call): Promise<Served> {
+  // Refused before the text is read: a plain client's request is wrong whatever the text.
+  const { paging, args } = windowArguments(plan.style, call)
+  const lines = await plan.source.lines({ ...args, ...call.params })
+  if (lines === undefined) throw problem('AG_NOT_FOUND', `No text at ${pathOf(plan.url, call.params)}.`)
+  if (call.audience === 'plain') return { kind: 'text', body: wholeText(lines) }
+  const body = await paged(plan.style, paging, {
+    count: async () => lines.length,
+    slice: async (offset, limit) => lines.slice(offset, offset + limit)
+  }, (window) => window)
+  return { kind: 'json', body }
+}
+
+/** What a paged flow reads: how many there are, then one window of them. */
+interface Countable<Item> {
+  count: () => Promise<number>
+  slice: (offset: number, limit: number) => Promise<readonly Item[]>
+}
+
+/**
+ * Count before slice: the window is clamped against the total, so a page past the end reads
+ * nothing rather than an unbounded OFFSET; only the page's items are presented and projected.
+ */
+export async function paged<Item> (style: PagingStyle, paging: Readonly<Record<string, number | undefined>>, items: Countable<Item>, project: (page: readonly Item[]) => readonly unknown[]): Promise<Record<string, unknown>> {
+  const total = await items.count()
+  const window = style.window(paging, total)
+  const page = window.limit > 0 && window.offset < total ? await items.slice(window.offset, window.limit) : []
+  return style.envelope(project(page), window)
+}
+
+/** The style's parameters taken off the query (refused from a plain client), and the declared arguments. */
+function windowArguments (style: PagingStyle, call: Call): ReturnType<typeof splitQuery> {
+  const split = splitQuery(call.query, style.parameters)
+  if (call.audience === 'plain') refuseFromPlainClient(split.paging, style.parameters, style.agentsOnly)
+  return split
+}
+
+/** POSIX text: every line ends with a line feed, so an empty text is an empty body. */
+function wholeText (lines: readonly string[]): string {
+  return lines.map((line) => `${line}\n`).join('')
+}
+
+function describe (params: Readonly<Record<string, unknown>>): string {
+  return Object.entries(params).map(([name, value]) => `${name} ${String(value)}`).join(', ')
+}
+
+/** `/books/:id/text` with `{ id: 9 }` -> `/books/9/text`. */
+function pathOf (url: string, params: Readonly<Record<string, unknown>>): string {
+  return url.replace(/:(\w+)/g, (template, name: string) => Object.hasOwn(params, name) ? String(params[name]) : template)
+}

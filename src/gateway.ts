@@ -1,0 +1,61 @@
+// The gateway as a Fastify plugin: every cross-cutting plugin, in order, and `app.mount` for the
+// resources registered after it. The demo app (app.ts) is this plus the demo catalogue's routes.
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import type { Kysely } from 'kysely'
+import audience from '../plugins/audience.js'
+import auth from '../plugins/auth.js'
+import cors from '../plugins/cors.js'
+import etag from '../plugins/etag.js'
+import mount from '../plugins/mount.js'
+import health from '../plugins/health.js'
+import loadShedding, { type LoadSheddingOptions } from '../plugins/load-shedding.js'
+import problems from '../plugins/problems.js'
+import rateLimit from '../plugins/rate-limit.js'
+import redis from '../plugins/redis.js'
+import securityHeaders from '../plugins/security-headers.js'
+import store from '../plugins/store.js'
+import swagger from '../plugins/swagger.js'
+import { RATE_LIMIT_DEFAULTS, type Config } from './config.js'
+import type { Database } from './store/index.js'
+
+export type GatewayOptions = Pick<Config, 'databaseUrl' | 'timeZone' | 'apiKeys'> &
+  Partial<Pick<Config, 'corsOrigins' | 'rateLimitMax' | 'rateLimitWindow' | 'redisUrl'>> & {
+    /** Told the SQL of every query (debugging, tests that count queries). */
+    onQuery?: (sql: string) => void
+    /** When to shed load; each threshold left out keeps its default. */
+    loadShedding?: LoadSheddingOptions
+    /** Makes sure of the tables (and rows) the resources read, on every start (default: none). */
+    setUp?: (db: Kysely<Database>) => Promise<void>
+    /** The sentence an agent is told about a handle whose marking has no description of its own. */
+    handleDescription?: string
+  }
+
+async function gateway (fastify: FastifyInstance, options: GatewayOptions): Promise<void> {
+  await fastify.register(problems)
+  // onRequest hooks run in this order: CORS and security headers go on every answer, shed ones
+  // included; shedding comes before any work; rate limits after auth, which names the caller.
+  await fastify.register(cors, { origins: options.corsOrigins ?? [] })
+  await fastify.register(securityHeaders)
+  await fastify.register(loadShedding, options.loadShedding ?? {})
+  // State replicas share: rows in the store, rate-limit budgets and counted totals in Redis (if set).
+  await fastify.register(redis, { url: options.redisUrl })
+  await fastify.register(store, { databaseUrl: options.databaseUrl, onQuery: options.onQuery, setUp: options.setUp })
+  await fastify.register(audience)
+  await fastify.register(auth, { keys: options.apiKeys })
+  await fastify.register(rateLimit, {
+    max: options.rateLimitMax ?? RATE_LIMIT_DEFAULTS.max,
+    windowSeconds: options.rateLimitWindow ?? RATE_LIMIT_DEFAULTS.windowSeconds,
+    // One budget across replicas through Redis; while it is out of reach, unlimited rather than failing.
+    redis: fastify.redis,
+    nameSpace: 'rate-limit:',
+    skipOnError: true
+  })
+  await fastify.register(etag)
+  // Before any route: the document is cut from the routes as they register.
+  await fastify.register(swagger)
+  await fastify.register(mount, { timeZone: options.timeZone, handleDescription: options.handleDescription })
+  await fastify.register(health)
+}
+
+export default fp(gateway, { name: 'audience-gateway' })

@@ -1,0 +1,24 @@
+// What a source needs of a database, decided once when it is opened: the kysely instance, which
+// kind of database it is, how a whole list is streamed, the version of its data and where totals
+// are remembered. Sources receive it; nothing guesses it again.
+import type { Kysely, SelectQueryBuilder } from 'kysely'
+import type { CountCache } from './count-cache.js'
+import type { Database } from './database.js'
+
+export const STORE_KINDS = ['sqlite', 'postgres'] as const
+export type StoreKind = typeof STORE_KINDS[number]
+
+export interface Store<DB = Database> {
+  readonly db: Kysely<DB>
+  readonly kind: StoreKind
+  /** Every row `query` selects, in order, read a chunk at a time (on a connection of its own where one is needed). */
+  stream: <Row>(query: SelectQueryBuilder<any, any, Row>, chunkSize: number) => AsyncIterable<Row>
+  /** A value that changes whenever the data may have changed; O(1). */
+  dataVersion: () => Promise<string>
+  /** Where totals are remembered while the data is unchanged; shared by replicas when configured. */
+  readonly counts: CountCache
+  /** Resolves when the store answers a read of its own data (readiness), rejects otherwise. */
+  probe: () => Promise<void>
+  /** Waits for a connection still held by a stream, then closes every connection. */
+  close: () => Promise<void>
+}
