@@ -1,0 +1,29 @@
+// The public API: the gateway plugin, the declaration language, the sources and the store. A
+// resource of one's own is declared with these and mounted with `app.mount` (docs/your-own-resource.md).
+
+// The gateway, as a Fastify plugin, and the process settings `npm start` uses.
+export { default as gateway, type GatewayOptions } from './gateway.js'
+export { loggerOptions, serverOptions } from './server.js'
+export { loadConfig, ConfigError, type Config } from './config.js'
+
+// Declaring a record: fields, markings, choices, formatters, affordances.
+export {
+  choices, declareRecord, Decimal, defineFormatter, euros, formatted, handle, hidden, label, Marking, Nullable, timestamp,
+  type Affordance, type ChoiceOptions, type ChoicePairs, type Formatter, type FormatterOptions, type RecordDeclaration, type RowOf
+} from './declare/index.js'
+
+// Mounting it: who may call it, how agents page it, what refuses it.
+export { signedIn, unrestricted, type Permission, type Principal } from './permissions.js'
+export type { LineOptions, ListPaging, OffsetOptions, PageOptions } from './paging/index.js'
+export { compileMount, MountError, type ListMount, type Mount, type Resource, type RetrieveMount, type TextMount } from './core/index.js'
+export { problem, problemOf, type Problem, type ProblemCode } from './core/index.js'
+
+// Where rows come from.
+export {
+  arrayRecordSource, arraySource, kyselyRecordSource, kyselySource, recordTextSource,
+  type KyselySourceOptions, type ListSource, type RecordSource, type TextSource
+} from './sources/index.js'
+export { openStore, type OpenStoreOptions, type Store, type StoreKind } from './store/index.js'
+
+// The two readers and their media types.
+export { AGENT_MEDIA_TYPE, AUDIENCES, PLAIN_MEDIA_TYPE, PROBLEM_MEDIA_TYPE, type Audience } from './audience.js'
