@@ -7,7 +7,7 @@ import { getHeapStatistics } from 'node:v8'
 import underPressure from '@fastify/under-pressure'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { OverloadedError } from '../src/errors.js'
+import { problem } from '../src/core/errors.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -29,6 +29,11 @@ export interface LoadSheddingOptions {
   healthCheck?: () => Promise<boolean>
   /** The Retry-After a shed request is given, in seconds. Default 10. */
   retryAfter?: number
+  /**
+   * Calls `arm` once `ms` have passed since the start (by default on a timer that does not keep the
+   * process alive): shedding begins then. Tests pass their own, to know or choose the moment.
+   */
+  armAfter?: (ms: number, arm: () => void) => void
 }
 
 const SHARE = 0.9
@@ -36,10 +41,11 @@ const SHARE = 0.9
 async function loadShedding (app: FastifyInstance, options: LoadSheddingOptions): Promise<void> {
   const retryAfter = options.retryAfter ?? 10
   const sampleInterval = options.sampleInterval ?? 1000
+  const armAfter = options.armAfter ?? ((ms: number, arm: () => void) => { setTimeout(arm, ms).unref() })
   // The sample taken as the start ends measures the start; the one after it, the load.
   let armed = false
   app.addHook('onReady', async function arm () {
-    setTimeout(() => { armed = true }, 2 * sampleInterval).unref()
+    armAfter(2 * sampleInterval, () => { armed = true })
   })
   await app.register(underPressure, {
     maxEventLoopDelay: options.maxEventLoopDelay ?? 1000,
@@ -50,7 +56,7 @@ async function loadShedding (app: FastifyInstance, options: LoadSheddingOptions)
     // Thrown, not sent: the error goes through the problems plugin like any other.
     pressureHandler: async function shed (request: FastifyRequest, reply: FastifyReply) {
       if (!armed || request.routeOptions.config.shed === false) return
-      throw Object.assign(new OverloadedError(`The server is overloaded; retry after ${retryAfter} s.`), {
+      throw Object.assign(problem('AG_OVERLOADED', `The server is overloaded; retry after ${retryAfter} s.`), {
         headers: { 'Retry-After': String(retryAfter) }
       })
     }

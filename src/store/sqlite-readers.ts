@@ -5,7 +5,6 @@
 // writer go on side by side) and closes it when the stream ends, is closed early, or fails.
 import type SQLite from 'better-sqlite3'
 import type { CompiledQuery } from 'kysely'
-import type { StreamReader } from '../sources/index.js'
 import type { StoreOptions } from './options.js'
 
 /** Streams reading at once; more wait for one to end (a wait holds nothing). */
@@ -13,10 +12,17 @@ export const DEFAULT_MAX_READERS = 8
 
 export interface SqliteReadersOptions extends Pick<StoreOptions, 'onQuery'> {
   maxReaders?: number
+  /** Told each time a stream has to wait for a reader, all `maxReaders` being in use (tests observe the wait). */
+  onWait?: () => void
+}
+
+/** Where whole-list reads run: each on a connection of its own. */
+export interface StreamReader {
+  stream: <Row>(query: CompiledQuery<Row>) => AsyncIterable<Row>
 }
 
 export function sqliteReaders (open: () => SQLite.Database, options: SqliteReadersOptions = {}): StreamReader {
-  const slots = semaphore(options.maxReaders ?? DEFAULT_MAX_READERS)
+  const slots = semaphore(options.maxReaders ?? DEFAULT_MAX_READERS, options.onWait)
   return {
     stream: async function * stream<Row> (query: CompiledQuery<Row>): AsyncGenerator<Row> {
       await slots.acquire()
@@ -39,7 +45,7 @@ interface Semaphore {
   release: () => void
 }
 
-function semaphore (size: number): Semaphore {
+function semaphore (size: number, onWait?: () => void): Semaphore {
   if (!Number.isInteger(size) || size < 1) throw new RangeError(`maxReaders must be a positive integer; got ${size}.`)
   let free = size
   const waiting: Array<() => void> = []
@@ -49,6 +55,7 @@ function semaphore (size: number): Semaphore {
         free--
         return
       }
+      onWait?.()
       await new Promise<void>((resolve) => { waiting.push(resolve) })
     },
     // A freed slot goes straight to the longest waiter, so none can be overtaken.

@@ -1,20 +1,35 @@
-import { setTimeout as sleep } from 'node:timers/promises'
+// Load shedding, with the moment it begins (the arming, a while after the start) in the test's
+// hands: either armed on cue, or on a timer whose firing the test awaits. Nothing here sleeps.
 import type { FastifyInstance } from 'fastify'
-import t from 'tap'
+import t, { type Test } from 'tap'
+import type { LoadSheddingOptions } from '../../plugins/load-shedding.js'
 import { AGENT, AUTH, buildApp } from '../helpers/app.js'
 
-/** Waits until the app sheds: its first samples are taken, and the start has left them. */
-async function shedding (app: FastifyInstance): Promise<void> {
-  for (let tries = 0; (await app.inject({ url: '/books/1', headers: AUTH })).statusCode !== 503; tries++) {
-    if (tries > 400) throw new Error('never shed')
-    await sleep(10)
-  }
+/**
+ * Arms shedding on a timer, as the plugin does by default, and resolves `armed` when it has. By then
+ * the first sample of the heap is taken: its timer, of one interval, was started while the app
+ * registered, before this one of two intervals from the end of the start, and timers fire in the
+ * order they fall due. (Not unref'd, unlike the plugin's: the test waits for it.)
+ */
+function armedOnTime (): { armAfter: NonNullable<LoadSheddingOptions['armAfter']>, armed: Promise<void> } {
+  let done: () => void = () => {}
+  const armed = new Promise<void>((resolve) => { done = resolve })
+  return { armAfter: (ms, arm) => { setTimeout(() => { arm(); done() }, ms) }, armed }
+}
+
+/** Armed as soon as the app has started: for pressure that is there from the start (a failing health check). */
+const ARMED_AT_START: LoadSheddingOptions['armAfter'] = (_ms, arm) => { arm() }
+
+/** An app that sheds once its heap outgrows one byte, as any heap does: built, and armed. */
+async function shedding (t: Test, options: LoadSheddingOptions = {}): Promise<FastifyInstance> {
+  const { armAfter, armed } = armedOnTime()
+  const { app } = await buildApp(t, { loadShedding: { maxHeapUsedBytes: 1, sampleInterval: 10, ...options, armAfter } })
+  await armed
+  return app
 }
 
 t.test('past a threshold a request is refused with a 503 problem and Retry-After', async (t) => {
-  // Any heap is more than one byte: pressure from the first sample on.
-  const { app } = await buildApp(t, { loadShedding: { maxHeapUsedBytes: 1, sampleInterval: 10, retryAfter: 3 } })
-  await shedding(app)
+  const app = await shedding(t, { retryAfter: 3 })
   for (const headers of [AUTH, AGENT]) {
     const res = await app.inject({ url: '/books', headers })
     t.equal(res.statusCode, 503)
@@ -25,16 +40,14 @@ t.test('past a threshold a request is refused with a 503 problem and Retry-After
 })
 
 t.test('a shed request is refused before authentication does any work', async (t) => {
-  const { app } = await buildApp(t, { loadShedding: { maxHeapUsedBytes: 1, sampleInterval: 10 } })
-  await shedding(app)
+  const app = await shedding(t)
   const res = await app.inject({ url: '/books', headers: { authorization: 'Bearer wrong-key-0123456789' } })
   t.equal(res.statusCode, 503)
   t.equal(res.headers['retry-after'], '10', 'the default delay')
 })
 
 t.test('under pressure liveness still answers, and readiness says not ready', async (t) => {
-  const { app } = await buildApp(t, { loadShedding: { maxHeapUsedBytes: 1, sampleInterval: 10 } })
-  await shedding(app)
+  const app = await shedding(t)
   const live = await app.inject({ url: '/healthz' })
   t.equal(live.statusCode, 200)
   t.strictSame(live.json(), { status: 'ok' })
@@ -45,29 +58,32 @@ t.test('under pressure liveness still answers, and readiness says not ready', as
 })
 
 t.test('a failing health check sheds too', async (t) => {
+  // The check runs once as the app registers, so the pressure is there from the start.
   const { app } = await buildApp(t, {
-    loadShedding: { healthCheck: async () => false, maxEventLoopDelay: 60_000, maxRssBytes: 2 ** 50, sampleInterval: 10 }
+    loadShedding: { healthCheck: async () => false, maxEventLoopDelay: 60_000, maxRssBytes: 2 ** 50, sampleInterval: 10, armAfter: ARMED_AT_START }
   })
-  await shedding(app)
   const res = await app.inject({ url: '/books', headers: AGENT })
   t.equal(res.statusCode, 503)
   t.equal(res.headers['retry-after'], '10')
 })
 
 t.test('the start is not taken for load: pressure measured then is not acted on', async (t) => {
-  const { app } = await buildApp(t, { loadShedding: { maxHeapUsedBytes: 1, sampleInterval: 1000 } })
-  for (let tries = 0; !app.isUnderPressure(); tries++) {
-    if (tries > 300) throw new Error('never under pressure')
-    await sleep(10)
-  }
-  t.equal((await app.inject({ url: '/books/1', headers: AUTH })).statusCode, 200, 'under pressure, but the first samples overlap the start')
-  await shedding(app)
-  t.pass('shed from the next sample on')
+  let asked: { ms: number, arm: () => void } | undefined
+  const { app } = await buildApp(t, {
+    loadShedding: { healthCheck: async () => false, sampleInterval: 1000, armAfter: (ms, arm) => { asked = { ms, arm } } }
+  })
+  t.equal(asked?.ms, 2000, 'armed two samples after the start: the one that ends it measures the start')
+  t.ok(app.isUnderPressure(), 'under pressure from the start')
+  t.equal((await app.inject({ url: '/books/1', headers: AUTH })).statusCode, 200, 'but not shed before it is armed')
+  asked?.arm()
+  t.equal((await app.inject({ url: '/books/1', headers: AUTH })).statusCode, 503, 'shed once it is')
 })
 
 t.test('with the defaults a healthy process sheds nothing', async (t) => {
-  const { app } = await buildApp(t)
-  await sleep(1100)
+  // As every test app: the event-loop lag of a busy test process is not load (see helpers/app.ts).
+  const { armAfter, armed } = armedOnTime()
+  const { app } = await buildApp(t, { loadShedding: { maxEventLoopDelay: 0, armAfter } })
+  await armed
   t.equal(app.isUnderPressure(), false)
   t.equal((await app.inject({ url: '/books', headers: AUTH })).statusCode, 200)
   t.equal((await app.inject({ url: '/readyz' })).statusCode, 200)

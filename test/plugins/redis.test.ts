@@ -1,13 +1,12 @@
 // Redis shared by replicas (two apps here): one rate-limit budget, totals counted once on
 // PostgreSQL; and Redis out of reach, at start or mid-run, costs no request: it is logged once,
 // limits go unenforced, totals are counted in process, and all is shared again once it is back.
-import { setTimeout as sleep } from 'node:timers/promises'
+import { once, type EventEmitter } from 'node:events'
 import Fastify, { type FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { Redis } from 'ioredis'
 import t, { type Test } from 'tap'
 import app, { type AppOptions } from '../../src/app.js'
-import { postgresDataVersion } from '../../src/sources/index.js'
 import { AGENT, AUTH, KEY } from '../helpers/app.js'
 import { tcpProxy } from '../helpers/proxy.js'
 import { freshRedisPrefix, freshSchema, needs, SERVICES } from '../helpers/services.js'
@@ -47,7 +46,8 @@ t.test('without REDIS_URL there is no Redis, and each app keeps its own budget',
 t.test('Redis out of reach at start: the app starts, serves, limits go unenforced, and it is said once', async (t) => {
   const one = await replica(t, { redisUrl: 'redis://127.0.0.1:1', rateLimitMax: 1 })
   for (let i = 0; i < 3; i++) t.equal((await one.app.inject({ url: '/books/1', headers: AUTH })).statusCode, 200)
-  await sleep(300)
+  // The client retries on its own, failing each time: three more failures, each heard by the plugin first.
+  for (let i = 0; i < 3; i++) await once(one.app.redis!, 'error')
   t.equal(said(one, OUT_OF_REACH).length, 1, 'one line, however often the client retries')
   t.equal(said(one, OUT_OF_REACH)[0].level, WARN)
 })
@@ -80,17 +80,26 @@ t.test('with Redis', async (t) => {
   t.test('Redis lost mid-run and back: served throughout, each change said once, then shared again', async (t) => {
     const proxy = await tcpProxy(new URL(SERVICES.Redis))
     t.teardown(proxy.close)
-    const url = new URL(fresh(t).url)
+    const redis = fresh(t)
+    const url = new URL(redis.url)
     url.port = String(proxy.port)
-    const one = await replica(t, { redisUrl: url.toString(), rateLimitMax: 2, rateLimitWindow: 1 })
+    // A window no run outlasts: a budget spent is still spent when the test counts on it.
+    const one = await replica(t, { redisUrl: url.toString(), rateLimitMax: 2, rateLimitWindow: 600 })
+    const client = one.app.redis!
     const get = async () => (await one.app.inject({ url: '/books/2', headers: AUTH })).statusCode
     t.strictSame([await get(), await get(), await get()], [200, 200, 429], 'enforced while Redis answers')
+    // Listening before the cause: the client may fail, or come back, before the proxy's promise settles.
+    const lost = once(client, 'error')
     await proxy.cut()
-    await until(() => said(one, OUT_OF_REACH).length > 0)
+    await lost
+    t.equal(said(one, OUT_OF_REACH).length, 1, 'said as the client first fails')
     t.strictSame([await get(), await get(), await get()], [200, 200, 200], 'served, unlimited, while it is out of reach')
+    const back = next(client, 'ready')
     await proxy.restore()
-    await until(() => said(one, BACK).length > 0)
-    await sleep(1000)
+    await back
+    t.equal(said(one, BACK).length, 1, 'said as the client is ready again')
+    // The budget spent before the cut still holds in Redis: a fresh one shows the limit is enforced.
+    await redis.clear()
     t.strictSame([await get(), await get(), await get()], [200, 200, 429], 'enforced again once it is back')
     t.equal(said(one, OUT_OF_REACH).length, 1)
     t.equal(said(one, BACK).length, 1)
@@ -104,7 +113,7 @@ t.test('with Redis', async (t) => {
     t.test('two replicas count a version of the data once between them', async (t) => {
       const redis = fresh(t)
       const replicas = [await replica(t, { databaseUrl: schema.url, redisUrl: redis.url }), await replica(t, { databaseUrl: schema.url, redisUrl: redis.url })]
-      const version = postgresDataVersion(replicas[0].app.db)
+      const version = replicas[0].app.store.dataVersion
       const counted = (one: Replica) => one.queries.filter((text) => /count\(\*\)/i.test(text)).length
       // Other test files write to the same cluster: a run counts only if the version held throughout.
       let held = false
@@ -112,7 +121,9 @@ t.test('with Redis', async (t) => {
         const before = await version()
         for (const one of replicas) one.queries.length = 0
         t.equal((await replicas[0].app.inject({ url: '/ledger', headers: AGENT })).json().total_entries, 1240)
-        await sleep(20)
+        // The first replica stores its total without waiting for Redis; its client answers in order,
+        // so once a PING sent after that write is answered, the write has landed.
+        await replicas[0].app.redis!.ping()
         t.equal((await replicas[1].app.inject({ url: '/ledger', headers: AGENT })).json().total_entries, 1240)
         held = await version() === before
       }
@@ -139,9 +150,7 @@ async function keys (pattern: string): Promise<string[]> {
   }
 }
 
-async function until (condition: () => boolean): Promise<void> {
-  for (let tries = 0; !condition(); tries++) {
-    if (tries > 500) throw new Error('timed out')
-    await sleep(10)
-  }
+/** The next `event` of `emitter`, whatever it emits meanwhile (`once` would reject on an 'error'). */
+async function next (emitter: EventEmitter, event: string): Promise<void> {
+  await new Promise<void>((resolve) => { emitter.once(event, () => { resolve() }) })
 }

@@ -52,8 +52,21 @@ t.test('a formatter without a render function is refused', async (t) => {
   )
 })
 
-t.test('the refusal is a FormatterDeclarationError', async (t) => {
-  const error = new FormatterDeclarationError('x')
-  t.ok(error instanceof Error)
-  t.equal(error.name, 'FormatterDeclarationError')
+t.test('every refusal is a FormatterDeclarationError, an Error of that name', async (t) => {
+  const refused: Array<[string, FormatterOptions]> = [
+    ['produces', { render, produces: 'date' } as unknown as FormatterOptions],
+    ['render', { render: 'EUR' as unknown as FormatterOptions['render'], produces: 'string' }],
+    ['type', { render, produces: 'string', schema: { type: 'string' } }]
+  ]
+  for (const [what, options] of refused) {
+    let caught: unknown
+    try {
+      defineFormatter(options)
+    } catch (error) {
+      caught = error
+    }
+    t.ok(caught instanceof FormatterDeclarationError, `${what}: a FormatterDeclarationError`)
+    t.ok(caught instanceof Error, `${what}: an Error`)
+    t.equal((caught as Error | undefined)?.name, 'FormatterDeclarationError', `${what}: named for its class`)
+  }
 })

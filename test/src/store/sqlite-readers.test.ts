@@ -1,12 +1,10 @@
 // A whole-list read on SQLite runs on a read-only connection of its own, so a stream its client
 // reads slowly (or not at all) never holds the connection every other query runs on.
-import { setTimeout as sleep } from 'node:timers/promises'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
-import type { Kysely } from 'kysely'
 import t from 'tap'
 import { kyselySource } from '../../../src/sources/index.js'
-import { openSqlite } from '../../../src/store/sqlite.js'
+import { openStore } from '../../../src/store/index.js'
 import { sqliteReaders } from '../../../src/store/sqlite-readers.js'
 
 interface Tables {
@@ -16,8 +14,9 @@ interface Tables {
 const ROWS = 2_000
 const path = join(t.testdir(), 'entries.sqlite')
 const queries: string[] = []
-const db = openSqlite(path, { onQuery: (sql) => { queries.push(sql) } }) as unknown as Kysely<Tables>
-t.teardown(async () => { await db.destroy() })
+const store = await openStore<Tables>(path, { onQuery: (sql) => { queries.push(sql) } })
+const { db } = store
+t.teardown(async () => { await store.close() })
 
 await db.schema.createTable('entries').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('memo', 'text').execute()
 await db.insertInto('entries').values(Array.from({ length: ROWS }, (_, i) => ({ id: i + 1, memo: `Entry ${i + 1}` }))).execute()
@@ -25,7 +24,7 @@ await db.insertInto('entries').values(Array.from({ length: ROWS }, (_, i) => ({ 
 /** A read-only connection to the test's file, as the store opens one for each stream. */
 const openReader = () => new SQLite(path, { readonly: true })
 
-const source = kyselySource(db, () => db.selectFrom('entries').selectAll().orderBy('id'), { chunkSize: 10 })
+const source = kyselySource(store, () => db.selectFrom('entries').selectAll().orderBy('id'), { chunkSize: 10 })
 
 /** Settles with `promise`, or rejects once `ms` have passed: a query stuck behind a stream fails here. */
 async function within<T> (promise: Promise<T>, ms = 5_000): Promise<T> {
@@ -58,14 +57,18 @@ t.test('the stream\'s SQL is told to onQuery like every other query', async (t) 
 })
 
 t.test('beyond the limit a stream waits for a reader; closing one, even early, frees it', async (t) => {
-  const readers = sqliteReaders(openReader, { maxReaders: 1 })
+  let waited = 0
+  let told: () => void = () => {}
+  const waiting = new Promise<void>((resolve) => { told = resolve })
+  const readers = sqliteReaders(openReader, { maxReaders: 1, onWait: () => { waited++; told() } })
   const compiled = db.selectFrom('entries').select('id').orderBy('id').compile()
   const first = readers.stream(compiled)[Symbol.asyncIterator]()
   t.strictSame((await first.next()).value, { id: 1 })
+  t.equal(waited, 0, 'the first found a reader free')
   const second = readers.stream(compiled)[Symbol.asyncIterator]()
   let started = false
   const secondRow = second.next().then((result) => { started = true; return result })
-  await sleep(50)
+  await waiting
   t.notOk(started, 'the second waits while the first is open')
   await first.return?.(undefined)
   t.strictSame((await within(secondRow)).value, { id: 1 }, 'then reads')
@@ -73,6 +76,7 @@ t.test('beyond the limit a stream waits for a reader; closing one, even early, f
   const third = readers.stream(compiled)[Symbol.asyncIterator]()
   t.strictSame((await within(third.next())).value, { id: 1 }, 'the slot was given back')
   await third.return?.(undefined)
+  t.equal(waited, 1, 'only the second had to wait')
 })
 
 t.test('a stream that fails gives its reader back, and says why', async (t) => {
