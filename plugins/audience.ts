@@ -51,11 +51,20 @@ async function audience (app: FastifyInstance, options: AudienceOptions): Promis
 
 export default fp(audience, { name: 'audience' })
 
+/**
+ * `agent` or `plain`, case and surrounding spaces aside. Node joins a repeated header with commas:
+ * the same audience given twice is that audience; two different ones are refused.
+ */
 function audienceNamed (value: string, header: string): Audience {
-  if (value.trim().toLowerCase() === 'agent') return 'agent'
+  const named = [...new Set(value.split(',').map((part) => part.trim().toLowerCase()))]
+  const known = AUDIENCES.find((audience) => audience === named[0])
+  if (named.length === 1 && known !== undefined) return known
+  const reason = named.length === 1
+    ? `Unknown audience ${JSON.stringify(value.trim())} in the ${displayName(header)} header.`
+    : `The ${displayName(header)} header is given more than once, with different values (${named.map((part) => JSON.stringify(part)).join(', ')}): send it once.`
   throw problem('AG_UNKNOWN_AUDIENCE',
-    `Unknown audience ${JSON.stringify(value)} in the ${displayName(header)} header. Known audiences: ` +
-    `${AUDIENCES.join(', ')}. Send "${displayName(header)}: agent" for the agent variant, or omit the header for plain.`
+    `${reason} Known audiences: ${AUDIENCES.join(', ')}. Send "${displayName(header)}: agent" for the agent variant, ` +
+    `and "${displayName(header)}: plain" or no header for the plain one.`
   )
 }
 

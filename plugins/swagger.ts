@@ -15,8 +15,8 @@ const BEARER_SCHEME = 'bearerAuth'
 /** How the X-Audience header is documented on every negotiated route. */
 const AUDIENCE_PARAMETER = {
   type: 'string',
-  enum: ['agent'],
-  description: `\`agent\` selects the agent variant (projected, paged; served as ${AGENT_MEDIA_TYPE}), the same as asking for that media type in Accept. Omit it for the plain variant; any other value is refused (400).`
+  enum: ['agent', 'plain'],
+  description: `\`agent\` selects the agent variant (projected, paged; served as ${AGENT_MEDIA_TYPE}), the same as asking for that media type in Accept; \`plain\` the plain variant, whatever Accept asks. Compared case-insensitively, surrounding spaces ignored. Without it, Accept decides. Any other value, or two different values, is refused (400).`
 }
 
 async function swagger (app: FastifyInstance): Promise<void> {

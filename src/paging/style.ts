@@ -33,9 +33,13 @@ export function positiveInteger (name: string, value: number): number {
 }
 
 /**
- * A paging parameter: an optional integer for agents only. It takes no maximum: a value over the
- * ceiling is served at the ceiling and disclosed, not refused.
+ * A paging parameter: an optional integer for agents only. It takes no maximum (a value over the
+ * ceiling is served at the ceiling and disclosed, not refused) and publishes no `default` keyword:
+ * a generated client would send it on every call, and a plain client that sends one is refused.
+ * The default is stated in the description instead.
  */
 export function agentParameter (description: string, bounds: { readonly minimum?: number, readonly default?: number } = {}): TOptional<TInteger> {
-  return Type.Optional(Type.Integer({ ...bounds, description: `Agents only. ${description}` }))
+  const { default: usual, ...limits } = bounds
+  const stated = usual === undefined ? '' : ` Default: ${usual}.`
+  return Type.Optional(Type.Integer({ ...limits, description: `Agents only. ${description}${stated}` }))
 }

@@ -64,14 +64,29 @@ t.test('any other audience header value is a 400 listing the known audiences', a
     title: 'Unknown audience',
     status: 400,
     detail: 'Unknown audience "robot" in the X-Audience header. Known audiences: plain, agent. ' +
-      'Send "X-Audience: agent" for the agent variant, or omit the header for plain.'
+      'Send "X-Audience: agent" for the agent variant, and "X-Audience: plain" or no header for the plain one.'
   })
 })
 
-t.test('a repeated audience header is one value, and not "agent"', async (t) => {
-  const res = await app.inject({ url: '/books', headers: { 'x-audience': ['agent', 'agent'] } })
+t.test('the audience header "plain" selects the plain variant, case and spaces aside, whatever Accept asks', async (t) => {
+  t.equal(await audienceFor({ 'x-audience': 'plain' }), 'plain')
+  t.equal(await audienceFor({ 'x-audience': ' Plain  ', accept: AGENT_MEDIA_TYPE }), 'plain')
+  t.equal(await audienceFor({ 'x-audience': 'PLAIN', accept: 'text/csv' }), 'plain')
+})
+
+t.test('a repeated audience header naming one audience is that audience', async (t) => {
+  t.equal(await audienceFor({ 'x-audience': ['agent', 'Agent'] }), 'agent')
+  t.equal(await audienceFor({ 'x-audience': ['plain', 'plain'] }), 'plain')
+})
+
+t.test('a repeated audience header naming two audiences, or an unknown one among them, is refused', async (t) => {
+  const res = await app.inject({ url: '/books', headers: { 'x-audience': ['agent', 'plain'] } })
   t.equal(res.statusCode, 400)
-  t.match(problemBody(res).detail, /^Unknown audience "agent, agent" in the X-Audience header/)
+  t.equal(problemBody(res).detail, 'The X-Audience header is given more than once, with different values ("agent", "plain"): send it once. ' +
+    'Known audiences: plain, agent. Send "X-Audience: agent" for the agent variant, and "X-Audience: plain" or no header for the plain one.')
+  const unknown = await app.inject({ url: '/books', headers: { 'x-audience': ['agent', 'robot'] } })
+  t.equal(unknown.statusCode, 400)
+  t.match(problemBody(unknown).detail, /^The X-Audience header is given more than once, with different values \("agent", "robot"\)/)
 })
 
 t.test('Accept naming the agent media type selects the agent', async (t) => {

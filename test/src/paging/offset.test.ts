@@ -105,11 +105,12 @@ t.test('the defaults: a limit of 50 under a ceiling of 100', async (t) => {
 
 t.test('the parameters: offset from 0, limit from 1 with no maximum (clamp, don\'t reject)', async (t) => {
   const { offset, limit } = style.parameters as Record<string, Record<string, unknown>>
-  t.match(offset, { type: 'integer', minimum: 0, default: 0 })
-  t.match(limit, { type: 'integer', minimum: 1, default: 50 })
+  t.match(offset, { type: 'integer', minimum: 0, description: /Default: 0\.$/ })
+  t.match(limit, { type: 'integer', minimum: 1, description: /Default: 50\.$/ })
+  t.notOk('default' in offset || 'default' in limit, 'no default keyword: a generated client would send it on every plain call')
   t.notOk('maximum' in limit)
   t.match(limit.description, /500/)
-  t.equal((offsetStyle({ unit: 'entries', ceiling: 10, defaultLimit: 50 }).parameters.limit as { default?: unknown }).default, 10, 'the documented default is the one served')
+  t.match((offsetStyle({ unit: 'entries', ceiling: 10, defaultLimit: 50 }).parameters.limit as { description?: unknown }).description, /Default: 10\.$/, 'the documented default is the one served')
 })
 
 t.test('the schema: the unit names the total; the optional fields are optional', async (t) => {
