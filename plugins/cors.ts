@@ -15,9 +15,11 @@ const EXPOSED_HEADERS = ['ETag', 'Retry-After', 'WWW-Authenticate', 'X-RateLimit
 
 async function cors (app: FastifyInstance, options: CorsOptions): Promise<void> {
   if (options.origins.length === 0) return
+  const allowed = new Set(options.origins)
   await app.register(fastifyCors, {
-    // Always a list, even of one: a single string would be sent to every caller, without Vary.
-    origin: [...options.origins],
+    // Decided per request, so an origin not listed gets no CORS header at all (not even the
+    // exposed headers) and no preflight; the answer still varies on Origin.
+    origin: (origin, allow) => { allow(null, origin !== undefined && allowed.has(origin) ? origin : false) },
     methods: ['GET', 'HEAD'],
     allowedHeaders: ['Authorization', AUDIENCE_HEADER, 'If-None-Match'],
     exposedHeaders: EXPOSED_HEADERS,

@@ -3,15 +3,46 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { PROBLEM_MEDIA_TYPE } from '../src/audience.js'
-import { problem } from '../src/core/errors.js'
+import { NO_ROUTE, problem } from '../src/core/errors.js'
 import { problemOf } from '../src/core/problem.js'
 
 async function problems (app: FastifyInstance): Promise<void> {
+  const paths = servedPaths(app)
   app.setErrorHandler(sendProblem)
+  // Reached for a path no route serves, and for a method a served path is not served with.
   app.setNotFoundHandler(function notFound (request, reply) {
-    const path = request.url.split('?')[0]
-    return sendProblem(problem('AG_NOT_FOUND', `No route matches ${request.method} ${path}.`), request, reply)
+    const methods = paths.methodsOf(request.url.split('?')[0])
+    if (methods.length === 0) return sendProblem(problem('AG_NOT_FOUND', NO_ROUTE), request, reply)
+    const allow = [...methods, 'OPTIONS'].join(', ')
+    if (request.method === 'OPTIONS') return reply.code(204).header('allow', allow).send()
+    const refused = Object.assign(problem('AG_METHOD_NOT_ALLOWED', `This path is served with ${allow} only.`), { headers: { allow } })
+    return sendProblem(refused, request, reply)
   })
+}
+
+/** Which methods each registered path is served with, matched against a request's path. */
+function servedPaths (app: FastifyInstance): { methodsOf: (path: string) => string[] } {
+  const routes = new Map<string, { pattern: RegExp, methods: Set<string> }>()
+  app.addHook('onRoute', function rememberRoute (route) {
+    // A catch-all (the CORS preflight's `OPTIONS *`) says nothing about which paths exist.
+    if (route.url === '*') return
+    const served = routes.get(route.url) ?? { pattern: patternOf(route.url), methods: new Set<string>() }
+    for (const method of [route.method].flat()) served.methods.add(method)
+    routes.set(route.url, served)
+  })
+  return {
+    methodsOf: (path) => {
+      const methods = new Set<string>()
+      for (const { pattern, methods: served } of routes.values()) if (pattern.test(path)) for (const method of served) methods.add(method)
+      return [...methods].sort()
+    }
+  }
+}
+
+/** `/books/:id/text` -> a pattern of whole paths; `*` matches the rest. */
+function patternOf (url: string): RegExp {
+  const segments = url.split('/').map((segment) => segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  return new RegExp(`^${segments.join('/')}$`)
 }
 
 export default fp(problems, { name: 'problems' })

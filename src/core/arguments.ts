@@ -1,42 +1,67 @@
-// Closed arguments: every query parameter a mount did not declare is refused, never dropped, and
-// integers arrive as integers. Every transport validates with this ajv (over HTTP whatever options
-// the Fastify instance was built with: its default `removeAdditional` would silently drop unknown names).
-import { Ajv, type ValidateFunction } from 'ajv'
-import type { TProperties } from 'typebox'
-import { invalidArguments } from './errors.js'
+// Closed arguments, checked once for every transport: every parameter a mount did not declare is
+// refused, never dropped; an integer is accepted only in its canonical decimal form; a parameter
+// may be given once; a plain client may not send an agent's paging parameters. Every offending
+// argument is named in one 400, with what is wrong with each.
+import { Ajv } from 'ajv'
+import type { TObject, TProperties } from 'typebox'
+import type { Audience } from '../audience.js'
+import { invalidArguments, type ArgumentErrors } from './errors.js'
 
 const ajv = new Ajv({
   coerceTypes: true,
   removeAdditional: false,
-  useDefaults: false, // defaults are documentation; an absent paging parameter must stay absent
+  useDefaults: false, // an absent paging parameter must stay absent
   allErrors: true,
   strict: false
 })
 
-/** What Fastify's `validatorCompiler` returns: whether the data is valid, and Ajv's issues when not. */
-export interface ArgumentValidator {
-  (data: unknown): boolean
-  errors?: ValidateFunction['errors']
+/** The raw arguments of one call, as a transport received them: strings, or lists when repeated. */
+export interface RawArguments {
+  readonly audience: Audience
+  readonly query: Readonly<Record<string, unknown>>
+  readonly params: Readonly<Record<string, unknown>>
 }
 
-/** Compiles a request schema (querystring, params) for Fastify's `validatorCompiler`. */
-export function compileArgumentValidator ({ schema }: { schema: object }): ArgumentValidator {
-  const validate = ajv.compile(schema)
-  // Ajv's coercion reads `1e400` or `Infinity` as a number that passes as an integer: refused
-  // here as the non-integer it is, so no handler is given a count it cannot serve (a 500).
-  const validateArguments: ArgumentValidator = (data) => {
-    const valid = validate(data)
-    validateArguments.errors = validate.errors
-    if (!valid) return false
-    const infinite = Object.entries(data as object).filter(([, value]) => typeof value === 'number' && !Number.isFinite(value))
-    if (infinite.length === 0) return true
-    validateArguments.errors = infinite.map(([name]) => ({ keyword: 'type', instancePath: `/${name}`, schemaPath: '#/type', params: { type: 'integer' }, message: 'must be integer' }))
-    return false
+/** The arguments once checked: the paging parameters apart from the declared ones. */
+export interface CheckedArguments {
+  readonly paging: Readonly<Record<string, number | undefined>>
+  readonly args: Readonly<Record<string, unknown>>
+  readonly params: Readonly<Record<string, unknown>>
+}
+
+export interface ArgumentSchemas {
+  /** The declared arguments plus the paging parameters, closed. */
+  readonly query: TObject
+  readonly params?: TObject
+  /** The paging parameters, agents only, and what a plain client sending one is told. */
+  readonly paging?: { readonly parameters: TProperties, readonly agentsOnly: string }
+}
+
+export const UNKNOWN_ARGUMENT = 'Unknown argument.'
+export const MISSING_ARGUMENT = 'Required: pass a value.'
+export const REPEATED_ARGUMENT = 'Given more than once: send it once.'
+export const NOT_CANONICAL = 'Must be an integer written in plain decimal digits, such as 42: no exponent, decimal point, leading zero, plus sign or other base.'
+export const TOO_LARGE = `Must be at most ${Number.MAX_SAFE_INTEGER} in size.`
+
+/** Compiled once, at registration: checks one call's arguments, or throws the 400 naming each wrong one. */
+export function argumentChecker (schemas: ArgumentSchemas): (call: RawArguments) => CheckedArguments {
+  const checkQuery = partChecker(schemas.query)
+  const checkParams = schemas.params === undefined ? undefined : partChecker(schemas.params)
+  const parameters = schemas.paging?.parameters ?? {}
+  return function checkArguments (call) {
+    const errors = new Map<string, string[]>()
+    const query = checkQuery(call.query, errors)
+    const params = checkParams === undefined ? {} : checkParams(call.params, errors)
+    const { paging, args } = splitQuery(query, parameters)
+    if (call.audience === 'plain' && schemas.paging !== undefined) {
+      for (const name of Object.keys(call.query)) if (Object.hasOwn(parameters, name)) add(errors, name, schemas.paging.agentsOnly)
+    }
+    if (errors.size > 0) throw invalidArguments(Object.fromEntries(errors))
+    return { paging, args, params }
   }
-  return validateArguments
 }
 
-/** Splits a validated query into the paging parameters and the declared arguments. */
+/** Splits a checked query into the paging parameters and the declared arguments. */
 export function splitQuery (query: Readonly<Record<string, unknown>>, paging: TProperties): {
   paging: Record<string, number | undefined>
   args: Record<string, unknown>
@@ -50,8 +75,86 @@ export function splitQuery (query: Readonly<Record<string, unknown>>, paging: TP
   return { paging: taken, args }
 }
 
-/** Refuses (400) each of the style's parameters a plain client sent, saying why with `message`. */
-export function refuseFromPlainClient (paging: Readonly<Record<string, unknown>>, parameters: TProperties, message: string): void {
-  const sent = Object.keys(parameters).filter((name) => paging[name] !== undefined)
-  if (sent.length > 0) throw invalidArguments(Object.fromEntries(sent.map((name) => [name, [message]])))
+/** One Ajv issue, as Ajv (and Fastify's validation errors) report it. */
+export interface ValidationIssue {
+  keyword?: string
+  instancePath?: string
+  params?: Record<string, unknown>
+  message?: string
+}
+
+/**
+ * Ajv's issues, keyed by the argument they concern: the property named by the issue (a missing or
+ * an unknown one), else the path to the offending value, else the part of the request itself.
+ */
+export function argumentErrors (issues: readonly ValidationIssue[], context: unknown): ArgumentErrors {
+  // A Map, not an object: an argument may be named like something every object inherits
+  // (`constructor`, `__proto__`) and must still get a list of its own.
+  const errors = new Map<string, string[]>()
+  for (const issue of issues) add(errors, argumentName(issue) || String(context ?? 'request'), messageOf(issue))
+  return Object.fromEntries(errors)
+}
+
+/**
+ * Checks one part (query or path parameters): first what Ajv would let through, a repeated
+ * parameter and an integer in any form but the canonical one; then the schema, coercing digits to
+ * numbers. Returns the checked values; what is wrong goes into `errors`.
+ */
+function partChecker (schema: TObject): (raw: Readonly<Record<string, unknown>>, errors: Map<string, string[]>) => Record<string, unknown> {
+  const validate = ajv.compile(schema)
+  const properties: Readonly<Record<string, { type?: unknown }>> = schema.properties
+  return (raw, errors) => {
+    const data: Record<string, unknown> = {}
+    const refused = new Set<string>()
+    for (const [name, value] of Object.entries(raw)) {
+      const type = Object.hasOwn(properties, name) ? properties[name].type : undefined
+      const wrong = Array.isArray(value) && type !== 'array' ? REPEATED_ARGUMENT : type === 'integer' ? integerProblem(value) : undefined
+      if (wrong === undefined) data[name] = value
+      else {
+        add(errors, name, wrong)
+        refused.add(name)
+      }
+    }
+    if (!validate(data)) {
+      for (const [name, messages] of Object.entries(argumentErrors(validate.errors ?? [], undefined))) {
+        // A refused value was left out: its absence is no second problem.
+        if (!refused.has(name)) for (const message of messages) add(errors, name, message)
+      }
+    }
+    return data
+  }
+}
+
+/**
+ * Why `value` is no integer argument: only canonical decimal digits within 2^53 are (or, from a
+ * transport that sends JSON, a number that is such an integer).
+ */
+function integerProblem (value: unknown): string | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? undefined : Number.isInteger(value) ? TOO_LARGE : NOT_CANONICAL
+  if (typeof value !== 'string' || !/^-?(?:0|[1-9][0-9]*)$/.test(value) || value === '-0') return NOT_CANONICAL
+  return Number.isSafeInteger(Number(value)) ? undefined : TOO_LARGE
+}
+
+function add (errors: Map<string, string[]>, name: string, message: string): void {
+  const messages = errors.get(name) ?? []
+  if (!messages.includes(message)) messages.push(message)
+  errors.set(name, messages)
+}
+
+function argumentName (issue: ValidationIssue): string {
+  const segments = (issue.instancePath ?? '').split('/').slice(1).map(unescapePointer)
+  const property = issue.params?.missingProperty ?? issue.params?.additionalProperty
+  if (typeof property === 'string') segments.push(property)
+  return segments.join('.')
+}
+
+function messageOf (issue: ValidationIssue): string {
+  if (issue.keyword === 'additionalProperties') return UNKNOWN_ARGUMENT
+  if (issue.keyword === 'required') return MISSING_ARGUMENT
+  if (issue.message === undefined || issue.message === '') return `Fails the "${String(issue.keyword)}" check.`
+  return `${issue.message[0].toUpperCase()}${issue.message.slice(1)}.`
+}
+
+function unescapePointer (segment: string): string {
+  return segment.replaceAll('~1', '/').replaceAll('~0', '~')
 }

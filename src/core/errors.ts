@@ -18,6 +18,7 @@ export const PROBLEM_KINDS = {
   AG_UNAUTHORIZED: { status: 401, title: 'Unauthorized', when: 'missing or wrong credentials' },
   AG_FORBIDDEN: { status: 403, title: 'Forbidden', when: 'this key may not call this route' },
   AG_NOT_FOUND: { status: 404, title: 'Not found', when: 'no such record' },
+  AG_METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed', when: 'a method the path is not served with (`Allow` lists those it is)' },
   AG_NOT_ACCEPTABLE: { status: 406, title: 'Not acceptable', when: 'none of the media types in Accept is on offer' },
   AG_REQUEST_TIMEOUT: { status: 408, title: 'Request timeout', when: 'the request did not arrive whole in time' },
   AG_RATE_LIMITED: { status: 429, title: 'Rate limited', when: 'too many requests from this key or address; retry after the Retry-After header\'s seconds' },
@@ -38,6 +39,9 @@ export type ArgumentErrors = Record<string, string[]>
 export function problem (code: ProblemCode, detail: string): Error & { code: ProblemCode, statusCode: number } {
   return new (errorClass(code))(detail) as Error & { code: ProblemCode, statusCode: number }
 }
+
+/** The detail of a request no route serves; the path is not echoed back. */
+export const NO_ROUTE = 'No route serves this method and path. The routes are listed at /openapi.json.'
 
 /** True when `code` is one of the registry's. */
 export function isProblemCode (code: unknown): code is ProblemCode {

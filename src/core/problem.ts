@@ -4,6 +4,7 @@
 import { STATUS_CODES } from 'node:http'
 import Type, { type Static } from 'typebox'
 import { isStoreUnavailable } from '../store/errors.js'
+import { argumentErrors } from './arguments.js'
 import { invalidArguments, isProblemCode, problem, PROBLEM_KINDS, problemType, type ArgumentErrors, type ProblemCode } from './errors.js'
 
 export const Problem = Type.Object({
@@ -35,9 +36,6 @@ export const INTERNAL_DETAIL = 'The server could not complete the request.'
 /** The detail of every store failure: retryable, and nothing about the store's insides. */
 export const STORE_UNAVAILABLE_DETAIL = 'The store does not answer right now; retry shortly.'
 
-const UNKNOWN_ARGUMENT = 'Unknown argument.'
-const MISSING_ARGUMENT = 'Required: pass a value.'
-
 /** Maps anything thrown to the problem a client sees. Never a stack trace, never a 500 for bad input. */
 export function problemOf (error: unknown): ProblemResponse {
   if (isStoreUnavailable(error)) return problemOf(problem('AG_STORE_UNAVAILABLE', STORE_UNAVAILABLE_DETAIL))
@@ -62,13 +60,6 @@ interface ErrorFields {
   validationContext?: unknown
 }
 
-interface ValidationIssue {
-  keyword?: string
-  instancePath?: string
-  params?: Record<string, unknown>
-  message?: string
-}
-
 function registryBody (error: ErrorFields, status: number): Problem {
   const code = error.code as ProblemCode
   const body: Problem = { type: problemType(code), title: PROBLEM_KINDS[code].title, status, detail: String(error.message) }
@@ -83,40 +74,4 @@ function statusOf (statusCode: unknown): number {
 function headersOf (headers: unknown): Record<string, string> {
   if (typeof headers !== 'object' || headers === null) return {}
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, String(value)]))
-}
-
-/**
- * Ajv's issues, keyed by the argument they concern: the property named by the issue (a missing or
- * an unknown one), else the path to the offending value, else the part of the request itself.
- */
-function argumentErrors (issues: readonly ValidationIssue[], context: unknown): ArgumentErrors {
-  // A Map, not an object: an argument may be named like something every object inherits
-  // (`constructor`, `__proto__`) and must still get a list of its own.
-  const errors = new Map<string, string[]>()
-  for (const issue of issues) {
-    const name = argumentName(issue) || String(context ?? 'request')
-    const message = messageOf(issue)
-    const messages = errors.get(name) ?? []
-    if (!messages.includes(message)) messages.push(message)
-    errors.set(name, messages)
-  }
-  return Object.fromEntries(errors)
-}
-
-function argumentName (issue: ValidationIssue): string {
-  const segments = (issue.instancePath ?? '').split('/').slice(1).map(unescapePointer)
-  const property = issue.params?.missingProperty ?? issue.params?.additionalProperty
-  if (typeof property === 'string') segments.push(property)
-  return segments.join('.')
-}
-
-function messageOf (issue: ValidationIssue): string {
-  if (issue.keyword === 'additionalProperties') return UNKNOWN_ARGUMENT
-  if (issue.keyword === 'required') return MISSING_ARGUMENT
-  if (issue.message === undefined || issue.message === '') return `Fails the "${String(issue.keyword)}" check.`
-  return `${issue.message[0].toUpperCase()}${issue.message.slice(1)}.`
-}
-
-function unescapePointer (segment: string): string {
-  return segment.replaceAll('~1', '/').replaceAll('~0', '~')
 }

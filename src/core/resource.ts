@@ -5,6 +5,7 @@ import Type, { type TObject, type TProperties } from 'typebox'
 import { pagingStyle, type PagingStyle } from '../paging/index.js'
 import { needsPrincipal, type Permission } from '../permissions.js'
 import { buildProjection } from '../projection/index.js'
+import { argumentChecker } from './arguments.js'
 import type { ProblemCode } from './errors.js'
 import { MountError, type Mount, type MountSettings } from './mount.js'
 import { listBodies, recordBodies, textBodies, type Bodies } from './schemas.js'
@@ -49,21 +50,25 @@ export function compileMount (mount: Mount, settings: MountSettings): Resource {
   }
   if (mount.kind === 'text') {
     const style = windowStyle(mount, pagingStyle(mount.paging ?? { style: 'lines' }))
-    const plan = { source: mount.source, style, url: mount.url }
-    return { ...common, query: closedQuery(mount.arguments, style.parameters), params: mount.params, bodies: textBodies(style), serve: async (call) => await serveText(plan, call) }
+    const query = closedQuery(mount.arguments, style.parameters)
+    const plan = { source: mount.source, style, url: mount.url, check: argumentChecker({ query, params: mount.params, paging: style }) }
+    return { ...common, query, params: mount.params, bodies: textBodies(style), serve: async (call) => await serveText(plan, call) }
   }
   const projection = buildProjection(mount.declaration.schema, { name: `Route '${mount.name}'`, overrides: mount.overrides, timeZone: settings.timeZone })
   const items = recordBodies(mount.declaration, projection, settings, mount.schemaName)
   const { present } = mount.declaration
   if (mount.kind === 'retrieve') {
-    const plan = { source: mount.source, present, projection }
-    return { ...common, query: closedQuery(mount.arguments, {}), params: mount.params, bodies: items, serve: async (call) => await serveRecord(plan, call) }
+    const query = closedQuery(mount.arguments, {})
+    const plan = { source: mount.source, present, projection, check: argumentChecker({ query, params: mount.params }) }
+    return { ...common, query, params: mount.params, bodies: items, serve: async (call) => await serveRecord(plan, call) }
   }
   const style = windowStyle(mount, pagingStyle(mount.paging))
-  const plan = { source: mount.source, present, projection, style, serializeRow: compileSerializer({ schema: mount.declaration.schema }) }
+  const query = closedQuery(mount.arguments, style.parameters)
+  const serializeRow = compileSerializer({ schema: mount.declaration.schema })
+  const plan = { source: mount.source, present, projection, style, serializeRow, check: argumentChecker({ query, paging: style }) }
   return {
     ...common,
-    query: closedQuery(mount.arguments, style.parameters),
+    query,
     bodies: listBodies(items, style, mount.schemaName ?? mount.declaration.name),
     serve: async (call) => await serveList(plan, call)
   }

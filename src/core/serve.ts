@@ -2,21 +2,15 @@
 // validated arguments to what to send. It knows nothing of HTTP or any other transport: a
 // transport translates a request into a Call, and the Served value back into its own answer.
 import type { Readable } from 'node:stream'
-import type { Audience } from '../audience.js'
 import type { PagingStyle } from '../paging/index.js'
 import { projectPayload, type Projection } from '../projection/index.js'
 import type { ListSource, RecordSource, TextSource } from '../sources/index.js'
-import { refuseFromPlainClient, splitQuery } from './arguments.js'
+import type { CheckedArguments, RawArguments } from './arguments.js'
 import { problem } from './errors.js'
 import { jsonArrayStream } from './json-array.js'
 
-export interface Call {
-  readonly audience: Audience
-  /** The query, already checked against the resource's closed `query` schema. */
-  readonly query: Readonly<Record<string, unknown>>
-  /** The path parameters, already checked against its `params` schema. */
-  readonly params: Readonly<Record<string, unknown>>
-}
+/** One call, as a transport received it: who reads, the query and the path parameters, unchecked. */
+export type Call = RawArguments
 
 /** What to send: a JSON value, a bare JSON array streamed row by row, or a whole text. */
 export type Served =
@@ -24,8 +18,13 @@ export type Served =
   | { readonly kind: 'json-array', readonly body: Readable }
   | { readonly kind: 'text', readonly body: string }
 
+/** What every flow needs first: the call's arguments checked (or the 400 naming each wrong one). */
+interface Checked {
+  readonly check: (call: Call) => CheckedArguments
+}
+
 /** What every flow of a record declaration needs, prepared once at registration. */
-interface RecordPlan {
+interface RecordPlan extends Checked {
   /** Stored row -> presented record (JSON values, affordances answered). */
   readonly present: (row: any) => Record<string, unknown>
   readonly projection: Projection
@@ -42,7 +41,7 @@ export interface RecordPlanWithSource extends RecordPlan {
   readonly source: RecordSource<any, any>
 }
 
-export interface TextPlan {
+export interface TextPlan extends Checked {
   readonly source: TextSource<any>
   readonly style: PagingStyle
   /** The route's path template (`/books/:id/text`), to name a missing text. */
@@ -51,7 +50,7 @@ export interface TextPlan {
 
 /** A plain client gets every row streamed; an agent gets a counted, clamped, projected page. */
 export async function serveList (plan: ListPlan, call: Call): Promise<Served> {
-  const { paging, args } = windowArguments(plan.style, call)
+  const { paging, args } = plan.check(call)
   const { source, present, projection } = plan
   if (call.audience === 'plain') {
     return { kind: 'json-array', body: await jsonArrayStream(source.stream(args), (row) => plan.serializeRow(present(row))) }
@@ -65,18 +64,19 @@ export async function serveList (plan: ListPlan, call: Call): Promise<Served> {
 
 /** One record: as presented to a plain client, projected for an agent. */
 export async function serveRecord (plan: RecordPlanWithSource, call: Call): Promise<Served> {
-  const row = await plan.source.one({ ...call.query, ...call.params })
-  if (row === undefined) throw problem('AG_NOT_FOUND', `No record matches ${describe(call.params)}.`)
+  const { args, params } = plan.check(call)
+  const row = await plan.source.one({ ...args, ...params })
+  if (row === undefined) throw problem('AG_NOT_FOUND', `No record matches ${describe(params)}.`)
   const presented = plan.present(row)
   return { kind: 'json', body: call.audience === 'agent' ? projectPayload(presented, plan.projection) : presented }
 }
 
 /** A text: whole to a plain client, a window of lines to an agent. */
 export async function serveText (plan: TextPlan, call: Call): Promise<Served> {
-  // Refused before the text is read: a plain client's request is wrong whatever the text.
-  const { paging, args } = windowArguments(plan.style, call)
-  const lines = await plan.source.lines({ ...args, ...call.params })
-  if (lines === undefined) throw problem('AG_NOT_FOUND', `No text at ${pathOf(plan.url, call.params)}.`)
+  // Checked before the text is read: a plain client's request is wrong whatever the text.
+  const { paging, args, params } = plan.check(call)
+  const lines = await plan.source.lines({ ...args, ...params })
+  if (lines === undefined) throw problem('AG_NOT_FOUND', `No text at ${pathOf(plan.url, params)}.`)
   if (call.audience === 'plain') return { kind: 'text', body: wholeText(lines) }
   const body = await paged(plan.style, paging, {
     count: async () => lines.length,
@@ -100,13 +100,6 @@ export async function paged<Item> (style: PagingStyle, paging: Readonly<Record<s
   const window = style.window(paging, total)
   const page = window.limit > 0 && window.offset < total ? await items.slice(window.offset, window.limit) : []
   return style.envelope(project(page), window)
-}
-
-/** The style's parameters taken off the query (refused from a plain client), and the declared arguments. */
-function windowArguments (style: PagingStyle, call: Call): ReturnType<typeof splitQuery> {
-  const split = splitQuery(call.query, style.parameters)
-  if (call.audience === 'plain') refuseFromPlainClient(split.paging, style.parameters, style.agentsOnly)
-  return split
 }
 
 /** POSIX text: every line ends with a line feed, so an empty text is an empty body. */

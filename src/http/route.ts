@@ -3,10 +3,14 @@
 // media type names the variant served. The flow itself is the core's (src/core/serve.ts).
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import { JSON_VARIANTS, TEXT_VARIANTS } from '../audience.js'
-import { compileArgumentValidator } from '../core/arguments.js'
+import { NO_ROUTE, problem } from '../core/errors.js'
 import type { Resource } from '../core/resource.js'
 import { compileSerializer } from '../core/serializer.js'
 import { bodyResponse, problemResponses } from './responses.js'
+
+function acceptAsSent (): boolean {
+  return true
+}
 
 const DESCRIPTIONS = { list: 'The list.', retrieve: 'The record.', text: 'The text.' } as const
 
@@ -16,7 +20,9 @@ export function routeOf (resource: Resource): RouteOptions {
     method: 'GET',
     url: resource.url,
     config: { variants, permissions: resource.permissions },
-    validatorCompiler: compileArgumentValidator,
+    // The core checks every argument (closed set, canonical integers, no repeats, paging for
+    // agents only) and names every wrong one at once; the schemas here are what the document shows.
+    validatorCompiler: () => acceptAsSent,
     serializerCompiler: compileSerializer,
     schema: {
       operationId: resource.name,
@@ -31,11 +37,10 @@ export function routeOf (resource: Resource): RouteOptions {
       }
     },
     handler: async function serveRequest (request: FastifyRequest, reply: FastifyReply) {
-      const served = await resource.serve({
-        audience: request.audience,
-        query: request.query as Record<string, unknown>,
-        params: (request.params ?? {}) as Record<string, unknown>
-      })
+      const params = (request.params ?? {}) as Record<string, unknown>
+      // `/books/` matches `/books/:id` with an empty id: no such route, rather than a bad id.
+      if (Object.values(params).includes('')) throw problem('AG_NOT_FOUND', NO_ROUTE)
+      const served = await resource.serve({ audience: request.audience, query: request.query as Record<string, unknown>, params })
       reply.type(`${variants[request.audience]}; charset=utf-8`)
       return served.body
     }

@@ -33,13 +33,14 @@ export function positiveInteger (name: string, value: number): number {
 }
 
 /**
- * A paging parameter: an optional integer for agents only. It takes no maximum (a value over the
- * ceiling is served at the ceiling and disclosed, not refused) and publishes no `default` keyword:
+ * A paging parameter: an optional integer for agents only. Its only maximum is the largest integer
+ * a JSON number holds exactly (a value over the ceiling is served at the ceiling and disclosed, not
+ * refused), and it publishes no `default` keyword:
  * a generated client would send it on every call, and a plain client that sends one is refused.
  * The default is stated in the description instead.
  */
 export function agentParameter (description: string, bounds: { readonly minimum?: number, readonly default?: number } = {}): TOptional<TInteger> {
   const { default: usual, ...limits } = bounds
   const stated = usual === undefined ? '' : ` Default: ${usual}.`
-  return Type.Optional(Type.Integer({ ...limits, description: `Agents only. ${description}${stated}` }))
+  return Type.Optional(Type.Integer({ ...limits, maximum: Number.MAX_SAFE_INTEGER, description: `Agents only. ${description}${stated}` }))
 }

@@ -123,7 +123,7 @@ t.test('an unknown path is a 404, not a 401, and is not negotiated', async (t) =
   t.equal(res.statusCode, 404)
   t.equal(res.headers['www-authenticate'], undefined)
   t.equal(res.headers.vary, undefined)
-  t.equal(problemBody(res).detail, 'No route matches GET /nowhere.')
+  t.equal(problemBody(res).detail, 'No route serves this method and path. The routes are listed at /openapi.json.')
 })
 
 t.test('a failing check is a 403 naming it', async (t) => {

@@ -53,6 +53,20 @@ t.test('without CORS_ORIGINS no origin is allowed and there is no preflight', as
   t.equal(res.headers['access-control-allow-origin'], undefined)
   t.equal(res.headers.vary, 'Accept, X-Audience')
   const preflight = await app.inject({ method: 'OPTIONS', url: '/books', headers: { origin: ORIGIN, 'access-control-request-method': 'GET' } })
-  t.equal(preflight.statusCode, 404)
-  t.equal(preflight.headers['access-control-allow-origin'], undefined)
+  t.equal(preflight.statusCode, 204, 'an OPTIONS answer, with Allow, and nothing of CORS')
+  t.equal(preflight.headers.allow, 'GET, HEAD, OPTIONS')
+  t.notOk(Object.keys(preflight.headers).some((name) => name.startsWith('access-control-')))
+})
+
+t.test('an origin not configured gets no CORS header at all, on a request and on a preflight', async (t) => {
+  const evil = 'https://evil.example'
+  const res = await app.inject({ url: '/books/1', headers: { ...AUTH, origin: evil } })
+  t.notOk(Object.keys(res.headers).some((name) => name.startsWith('access-control-')), 'not even the exposed headers')
+  const preflight = await app.inject({ method: 'OPTIONS', url: '/books', headers: { origin: evil, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } })
+  t.notOk(Object.keys(preflight.headers).some((name) => name.startsWith('access-control-')), 'no preflight')
+  t.equal(preflight.statusCode, 204)
+  t.equal(preflight.headers.allow, 'GET, HEAD, OPTIONS')
+  const unknown = await app.inject({ method: 'OPTIONS', url: '/nowhere', headers: { origin: evil, 'access-control-request-method': 'GET' } })
+  t.equal(unknown.statusCode, 404)
+  t.notOk(Object.keys(unknown.headers).some((name) => name.startsWith('access-control-')))
 })

@@ -31,8 +31,8 @@ export function requestFor ({ path, operation }: DocumentedOperation, settings: 
 
 /**
  * A request a careful client sends: existing records, a valid key, one audience asked for in one of
- * the ways it can be, and for an agent the operation's query parameters as integers from their
- * documented minimum up (huge ones included, which are clamped, not refused).
+ * the ways it can be, and for an agent the operation's query parameters as integers within their
+ * documented bounds (huge ones up to the maximum included, which are clamped, not refused).
  */
 export function wellFormedRequestFor ({ path, operation }: DocumentedOperation, settings: RequestSettings): fc.Arbitrary<GeneratedRequest & { audience: 'plain' | 'agent' }> {
   const parameters = operation.parameters ?? []
@@ -40,7 +40,7 @@ export function wellFormedRequestFor ({ path, operation }: DocumentedOperation, 
   const pathValues = fc.tuple(...names.map((name) => fc.constantFrom(...settings.existing[name] ?? ['1'])))
   const queryParameters = parameters.filter((parameter) => parameter.in === 'query')
   const queryNames = queryParameters.map((parameter) => parameter.name)
-  const values = queryParameters.map((parameter) => fc.option(integerFrom(Number(parameter.schema?.minimum ?? -1000)), { nil: undefined }))
+  const values = queryParameters.map((parameter) => fc.option(integerWithin(Number(parameter.schema?.minimum ?? -1000), BigInt(String(parameter.schema?.maximum ?? 10n ** 20n))), { nil: undefined }))
   const agent = fc.record({
     audience: fc.constant('agent' as const),
     query: fc.tuple(...values).map((sent) => queryOf(queryNames, inOrder(queryNames, sent))),
@@ -116,12 +116,13 @@ function queryOf (names: readonly string[], values: ReadonlyArray<string | undef
   return names.flatMap((name, i) => values[i] === undefined ? [] : [`${encodeURIComponent(name)}=${values[i]}`]).join('&')
 }
 
-/** Integers from `minimum` up: mostly near it (small pages are cheap), some past the ceilings, some huge. */
-function integerFrom (minimum: number): fc.Arbitrary<string> {
+/** Integers from `minimum` to `maximum`: mostly near the minimum (small pages are cheap), some past the ceilings, some huge. */
+function integerWithin (minimum: number, maximum: bigint): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 6, arbitrary: fc.integer({ min: minimum, max: minimum + 60 }).map(String) },
     { weight: 1, arbitrary: fc.integer({ min: minimum, max: minimum + 1300 }).map(String) },
-    { weight: 1, arbitrary: fc.bigInt({ min: BigInt(minimum), max: 10n ** 20n }).map(String) }
+    { weight: 1, arbitrary: fc.bigInt({ min: BigInt(minimum), max: maximum }).map(String) },
+    { weight: 1, arbitrary: fc.constant(maximum.toString()) }
   )
 }
 
