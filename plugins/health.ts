@@ -4,25 +4,40 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import Type from 'typebox'
 import { problem } from '../src/core/errors.js'
-import { problemResponse } from '../src/http/responses.js'
+import { headers, notModifiedResponse, problemResponse } from '../src/http/responses.js'
 import { named } from '../src/openapi/components.js'
 
 const Health = named(Type.Object({ status: Type.String({ description: '"ok" when healthy.' }) }, { description: 'A health check\'s answer.' }), 'Health')
 
-const HEALTHY = { description: 'Healthy.', content: { 'application/json': { schema: Health } } }
+/** An If-Match naming nothing current: probes are conditional like any GET. */
+const PRECONDITION_FAILED = problemResponse('A problem (RFC 9457): If-Match names no current representation.')
+
+const HEALTHY = { description: 'Healthy.', headers: headers('ETag'), content: { 'application/json': { schema: Health } } }
 
 /** Not ready: the store does not answer, or the process is shedding load. */
-const NOT_READY = problemResponse('A problem (RFC 9457): the store does not answer, or the server is overloaded; retry after a while.')
+const NOT_READY = problemResponse('A problem (RFC 9457): the store does not answer, or the server is overloaded; retry after a while.', headers('Retry-After'))
 
 async function health (app: FastifyInstance): Promise<void> {
   app.get('/healthz', {
     config: { shed: false, rateLimit: false },
-    schema: { summary: 'Liveness: the process serves requests.', tags: ['health'], response: { 200: HEALTHY } }
+    schema: {
+      operationId: 'checkLiveness',
+      summary: 'Liveness: the process serves requests.',
+      description: 'For a load balancer or an orchestrator: 200 while the process serves requests, even while it sheds load. Never rate limited.',
+      tags: ['health'],
+      response: { 200: HEALTHY, 304: notModifiedResponse(), 412: PRECONDITION_FAILED }
+    }
   }, async () => ({ status: 'ok' }))
 
   app.get('/readyz', {
     config: { rateLimit: false },
-    schema: { summary: 'Readiness: the store answers.', tags: ['health'], response: { 200: HEALTHY, 503: NOT_READY } }
+    schema: {
+      operationId: 'checkReadiness',
+      summary: 'Readiness: the store answers.',
+      description: 'For a load balancer: 200 while the store answers and the process is not shedding load, else 503. Never rate limited.',
+      tags: ['health'],
+      response: { 200: HEALTHY, 304: notModifiedResponse(), 412: PRECONDITION_FAILED, 503: NOT_READY }
+    }
   }, async (request) => {
     try {
       await app.store.probe()

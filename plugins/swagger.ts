@@ -19,7 +19,20 @@ const AUDIENCE_PARAMETER = {
   description: `\`agent\` selects the agent variant (projected, paged; served as ${AGENT_MEDIA_TYPE}), the same as asking for that media type in Accept; \`plain\` the plain variant, whatever Accept asks. Compared case-insensitively, surrounding spaces ignored. Without it, Accept decides. Any other value, or two different values, is refused (400).`
 }
 
-async function swagger (app: FastifyInstance): Promise<void> {
+export interface SwaggerOptions {
+  /** The tags the routes use, each with what it groups; `health` (the probes) is always listed. */
+  tags?: ReadonlyArray<{ readonly name: string, readonly description: string }>
+}
+
+const HEALTH_TAG = { name: 'health', description: 'Liveness and readiness, for load balancers and orchestrators.' }
+
+/** How If-None-Match is documented on every route: any answer with an ETag can be revalidated. */
+const IF_NONE_MATCH = {
+  type: 'string',
+  description: 'An ETag this client holds (or `*`): while it names the current representation, the answer is 304 with no body.'
+}
+
+async function swagger (app: FastifyInstance, options: SwaggerOptions): Promise<void> {
   const components = componentsOf()
   // At registration, so that one name given to two different schemas stops the app from starting.
   app.addHook('onRoute', function registerComponents (route) {
@@ -29,7 +42,10 @@ async function swagger (app: FastifyInstance): Promise<void> {
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Audience Gateway', version: pkg.version, description: pkg.description },
+      info: { title: 'Audience Gateway', version: pkg.version, description: `${pkg.description} The same operations are served over MCP at /mcp once it is enabled.` },
+      // Relative: the document is served by the gateway it describes, wherever it is deployed.
+      servers: [{ url: '/', description: 'The gateway serving this document.' }],
+      tags: [...options.tags ?? [], HEALTH_TAG],
       components: {
         securitySchemes: {
           [BEARER_SCHEME]: { type: 'http', scheme: 'bearer', description: 'One of the keys in API_KEYS: `Authorization: Bearer <key>`.' }
@@ -44,6 +60,7 @@ async function swagger (app: FastifyInstance): Promise<void> {
     transformObject: (document) => components.publish((document as { openapiObject: { components?: { schemas?: Record<string, object> } } }).openapiObject)
   })
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } })
+  // The document itself stays out of the document.
   app.get('/openapi.json', { schema: { hide: true } }, async function openapiDocument () {
     return app.swagger()
   })
@@ -51,19 +68,21 @@ async function swagger (app: FastifyInstance): Promise<void> {
 
 export default fp(swagger, { name: 'swagger' })
 
-/** The route as documented: named schemas referenced, the key asked for, X-Audience offered. */
+/** The route as documented: named schemas referenced, the key asked for or none, the request headers it reads. */
 function documented (schema: FastifySchema | undefined, route: RouteOptions, referenced: (responses: unknown) => unknown): FastifySchema | undefined {
   if (schema === undefined) return schema
   return {
     ...schema,
     response: referenced(schema.response),
-    ...(needsPrincipal(route.config?.permissions ?? []) ? { security: [{ [BEARER_SCHEME]: [] }] } : {}),
-    ...(route.config?.variants === undefined ? {} : { headers: withAudienceHeader(schema.headers) })
+    // An open route says so (`security: []`) rather than leaving a reader to guess.
+    security: needsPrincipal(route.config?.permissions ?? []) ? [{ [BEARER_SCHEME]: [] }] : [],
+    headers: withRequestHeaders(schema.headers, route.config?.variants !== undefined)
   }
 }
 
-/** Documents X-Audience beside whatever headers the route declares. */
-function withAudienceHeader (headers: unknown): object {
+/** Documents If-None-Match, and X-Audience on a negotiated route, beside whatever headers the route declares. */
+function withRequestHeaders (headers: unknown, negotiated: boolean): object {
   const declared = headers as { properties?: object } | undefined
-  return { ...declared, type: 'object', properties: { ...declared?.properties, 'X-Audience': AUDIENCE_PARAMETER } }
+  const audience = negotiated ? { 'X-Audience': AUDIENCE_PARAMETER } : {}
+  return { ...declared, type: 'object', properties: { ...declared?.properties, ...audience, 'If-None-Match': IF_NONE_MATCH } }
 }

@@ -7,10 +7,17 @@ import ledger from '../routes/ledger/index.js'
 import gateway, { type GatewayOptions } from './gateway.js'
 import { setUpDemo } from './store/index.js'
 
-export type AppOptions = Omit<GatewayOptions, 'setUp'>
+export type AppOptions = Omit<GatewayOptions, 'setUp' | 'tags'>
+
+/** The demo resources' tags, listed in the document. */
+const TAGS = [
+  { name: 'books', description: 'The book catalogue: the books, each book, and each book\'s text.' },
+  { name: 'invoices', description: 'Invoices, with choices shown by their displays and a refund affordance per invoice.' },
+  { name: 'ledger', description: 'The ledger: a long list, open to anyone, paged by offset.' }
+]
 
 export default async function app (fastify: FastifyInstance, options: AppOptions): Promise<void> {
-  await fastify.register(gateway, { ...options, setUp: setUpDemo })
+  await fastify.register(gateway, { ...options, setUp: setUpDemo, tags: TAGS })
   await fastify.register(books)
   await fastify.register(invoices)
   await fastify.register(ledger)

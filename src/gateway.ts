@@ -15,7 +15,7 @@ import rateLimit from '../plugins/rate-limit.js'
 import redis from '../plugins/redis.js'
 import securityHeaders from '../plugins/security-headers.js'
 import store from '../plugins/store.js'
-import swagger from '../plugins/swagger.js'
+import swagger, { type SwaggerOptions } from '../plugins/swagger.js'
 import { RATE_LIMIT_DEFAULTS, type Config } from './config.js'
 import type { Database } from './store/index.js'
 
@@ -29,6 +29,8 @@ export type GatewayOptions = Pick<Config, 'databaseUrl' | 'timeZone' | 'apiKeys'
     setUp?: (db: Kysely<Database>) => Promise<void>
     /** The sentence an agent is told about a handle whose marking has no description of its own. */
     handleDescription?: string
+    /** The tags the resources use, each with what it groups, listed at the top of the OpenAPI document. */
+    tags?: SwaggerOptions['tags']
   }
 
 async function gateway (fastify: FastifyInstance, options: GatewayOptions): Promise<void> {
@@ -53,7 +55,7 @@ async function gateway (fastify: FastifyInstance, options: GatewayOptions): Prom
   })
   await fastify.register(etag)
   // Before any route: the document is cut from the routes as they register.
-  await fastify.register(swagger)
+  await fastify.register(swagger, { tags: options.tags })
   await fastify.register(mount, { timeZone: options.timeZone, handleDescription: options.handleDescription })
   await fastify.register(health)
 }

@@ -2,10 +2,11 @@
 // on SIGTERM/SIGINT that lets in-flight requests finish.
 import { realpathSync } from 'node:fs'
 import { STATUS_CODES } from 'node:http'
+import type { Server } from 'node:http'
 import type { Socket } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import closeWithGrace from 'close-with-grace'
-import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyError, type FastifyHttpOptions, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 import app from './app.js'
 import { PROBLEM_MEDIA_TYPE } from './audience.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
@@ -23,15 +24,20 @@ export const CLOSE_GRACE_MS = 10_000
 /** How long a client has to send its whole request, headers included. */
 const REQUEST_TIMEOUT_MS = 10_000
 
+/** How often the request deadline is checked: it holds within this. */
+export const DEADLINE_CHECK_MS = 1000
+
 /**
  * The server as `npm start` runs it: the logger, and limits for a read-only API whose requests are
  * small and quick, so a slow or oversized one is cut short rather than holding a socket.
  */
-export function serverOptions (level: Config['logLevel']): FastifyServerOptions {
+export function serverOptions (level: Config['logLevel']): FastifyHttpOptions<Server> {
   return {
     logger: loggerOptions(level),
-    // A client trickling its request in byte by byte cannot hold a socket.
+    // A client trickling its request in byte by byte cannot hold a socket. Node checks the deadline
+    // every 30 s by default, so it would fire anywhere up to 30 s late: checked every second here.
     requestTimeout: REQUEST_TIMEOUT_MS,
+    http: { connectionsCheckingInterval: DEADLINE_CHECK_MS },
     // A socket with no traffic either way for 30 s is closed, a reader that stopped reading included.
     connectionTimeout: 30_000,
     // Idle keep-alive sockets outlive a load balancer's usual 60 s, so the balancer closes them first.

@@ -51,6 +51,7 @@ export default async function books (app: FastifyInstance): Promise<void> {
     name: 'getBook',
     url: '/books/:id',
     summary: 'Get one book',
+    description: 'The book its id names: every field for a plain client, the projected record for an agent.',
     tags: ['books'],
     declaration: Book,
     params: BookParams,

@@ -9,6 +9,8 @@ export interface ProblemKind {
   readonly title: string
   /** When it is answered, as a route's published responses say it. */
   readonly when: string
+  /** Seconds a client should wait before retrying (`Retry-After`), where waiting helps. */
+  readonly retryAfter?: number
 }
 
 export const PROBLEM_KINDS = {
@@ -21,9 +23,10 @@ export const PROBLEM_KINDS = {
   AG_METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed', when: 'a method the path is not served with (`Allow` lists those it is)' },
   AG_NOT_ACCEPTABLE: { status: 406, title: 'Not acceptable', when: 'none of the media types in Accept is on offer' },
   AG_REQUEST_TIMEOUT: { status: 408, title: 'Request timeout', when: 'the request did not arrive whole in time' },
+  AG_PRECONDITION_FAILED: { status: 412, title: 'Precondition failed', when: 'If-Match names no current representation' },
   AG_RATE_LIMITED: { status: 429, title: 'Rate limited', when: 'too many requests from this key or address; retry after the Retry-After header\'s seconds' },
   AG_HEADERS_TOO_LARGE: { status: 431, title: 'Headers too large', when: 'the request\'s headers are too large' },
-  AG_STORE_UNAVAILABLE: { status: 503, title: 'Store unavailable', when: 'the store does not answer' },
+  AG_STORE_UNAVAILABLE: { status: 503, title: 'Store unavailable', when: 'the store does not answer', retryAfter: 5 },
   AG_OVERLOADED: { status: 503, title: 'Overloaded', when: 'the server is overloaded' }
 } as const satisfies Readonly<Record<string, ProblemKind>>
 

@@ -5,7 +5,7 @@ import { STATUS_CODES } from 'node:http'
 import Type, { type Static } from 'typebox'
 import { isStoreUnavailable } from '../store/errors.js'
 import { argumentErrors } from './arguments.js'
-import { invalidArguments, isProblemCode, problem, PROBLEM_KINDS, problemType, type ArgumentErrors, type ProblemCode } from './errors.js'
+import { invalidArguments, isProblemCode, problem, PROBLEM_KINDS, problemType, type ArgumentErrors, type ProblemCode, type ProblemKind } from './errors.js'
 
 export const Problem = Type.Object({
   type: Type.String({
@@ -45,7 +45,11 @@ export function problemOf (error: unknown): ProblemResponse {
     return { status: 400, body: registryBody(invalidArguments(argumentErrors(fields.validation, fields.validationContext)), 400), headers }
   }
   const status = statusOf(fields.statusCode)
-  if (isProblemCode(fields.code)) return { status, body: registryBody(fields, status), headers }
+  if (isProblemCode(fields.code)) {
+    const { retryAfter } = PROBLEM_KINDS[fields.code] as ProblemKind
+    const waits: Record<string, string> = retryAfter === undefined || Object.keys(headers).some((name) => name.toLowerCase() === 'retry-after') ? {} : { 'Retry-After': String(retryAfter) }
+    return { status, body: registryBody(fields, status), headers: { ...headers, ...waits } }
+  }
   const detail = status < 500 && typeof fields.message === 'string' && fields.message !== '' ? fields.message : INTERNAL_DETAIL
   return { status, body: { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail }, headers }
 }

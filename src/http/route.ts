@@ -33,7 +33,8 @@ export function routeOf (resource: Resource): RouteOptions {
       querystring: resource.query,
       response: {
         200: bodyResponse(variants, resource.bodies, DESCRIPTIONS[resource.kind]),
-        ...problemResponses(resource.problems, resource.params !== undefined)
+        // Conditional requests are HTTP's own: If-Match naming nothing current is refused here.
+        ...problemResponses([...resource.problems, 'AG_PRECONDITION_FAILED'], resource.params !== undefined)
       }
     },
     handler: async function serveRequest (request: FastifyRequest, reply: FastifyReply) {

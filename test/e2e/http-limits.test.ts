@@ -7,7 +7,7 @@ import Fastify, { type FastifyHttpOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import t, { type Test } from 'tap'
 import app from '../../src/app.js'
-import { serverOptions } from '../../src/server.js'
+import { DEADLINE_CHECK_MS, serverOptions } from '../../src/server.js'
 import { AUTH, buildApp, KEY } from '../helpers/app.js'
 import { PROBLEM_JSON } from '../helpers/problem.js'
 
@@ -75,6 +75,14 @@ t.test('headers over the size limit are a 431 problem', async (t) => {
   const { head, body } = await exchange(port, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`)
   t.match(head, /^HTTP\/1\.1 431 /)
   t.strictSame(JSON.parse(body), { type: 'urn:audience-gateway:problem:headers-too-large', title: 'Headers too large', status: 431, detail: 'The request\'s headers are too large.' })
+})
+
+t.test('the served request deadline is checked every second, so it holds within about one', async (t) => {
+  const { server } = await listening(t)
+  // Node keeps the interval it was given on the server; the default would be 30 s.
+  t.equal((server.server as unknown as { connectionsCheckingInterval?: number }).connectionsCheckingInterval, DEADLINE_CHECK_MS)
+  t.equal(serverOptions('silent').http?.connectionsCheckingInterval, DEADLINE_CHECK_MS)
+  t.ok(DEADLINE_CHECK_MS <= 1000)
 })
 
 t.test('a request that does not arrive in time is a 408 problem', async (t) => {

@@ -124,12 +124,35 @@ t.test('an affordance refers to Availability and keeps its own description', asy
   t.strictSame(invoice.properties.affordances.properties.refund, { description: 'Refund the invoice.', allOf: [{ $ref: `${COMPONENTS}Availability` }] })
 })
 
-t.test('every route that needs a key declares the bearer scheme; the others do not', async (t) => {
+t.test('every route that needs a key declares the bearer scheme; the others say they need none', async (t) => {
   t.match(document.components.securitySchemes.bearerAuth, { type: 'http', scheme: 'bearer' })
   for (const path of ['/books', '/books/with-authors', '/books/{id}', '/invoices']) {
     t.strictSame(document.paths[path].get.security, [{ bearerAuth: [] }], path)
   }
-  for (const path of ['/healthz', '/readyz']) t.notOk('security' in document.paths[path].get, path)
+  for (const path of ['/healthz', '/readyz', '/ledger']) t.strictSame(document.paths[path].get.security, [], path)
+})
+
+t.test('the document names its server, lists its tags with descriptions, and names every operation', async (t) => {
+  const { servers, tags } = document as unknown as { servers: unknown, tags: Array<{ name: string, description: string }> }
+  t.strictSame(servers, [{ url: '/', description: 'The gateway serving this document.' }])
+  t.strictSame(tags.map((tag) => tag.name), ['books', 'invoices', 'ledger', 'health'])
+  for (const tag of tags) t.ok(tag.description.length > 0, tag.name)
+  for (const [path, { get }] of Object.entries(document.paths)) {
+    t.match(get.operationId, /^[a-z][A-Za-z]+$/, `${path} operationId`)
+    for (const tag of (get as { tags?: string[] }).tags ?? []) t.ok(tags.some((listed) => listed.name === tag), `${path} tag ${tag} is listed`)
+  }
+})
+
+t.test('what is sent beside the body is declared: ETag and 304, Vary, Retry-After, WWW-Authenticate, the rate-limit headers, If-None-Match', async (t) => {
+  const books = document.paths['/books'].get as unknown as { parameters: Array<{ in: string, name: string }>, responses: Record<string, { headers?: Record<string, unknown>, content?: unknown }> }
+  t.strictSame(Object.keys(books.responses['200'].headers ?? {}), ['ETag', 'Vary', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'])
+  t.notOk('content' in books.responses['304'], 'a 304 has no body')
+  t.strictSame(Object.keys(books.responses['304'].headers ?? {}), ['ETag', 'Vary'])
+  t.ok('WWW-Authenticate' in (books.responses['401'].headers ?? {}))
+  t.strictSame(Object.keys(books.responses['429'].headers ?? {}), ['Vary', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'])
+  t.ok('Retry-After' in (books.responses['503'].headers ?? {}))
+  t.ok(books.parameters.some((parameter) => parameter.in === 'header' && parameter.name === 'If-None-Match'))
+  for (const path of ['/healthz', '/readyz']) t.ok('304' in document.paths[path].get.responses, `${path} 304`)
 })
 
 t.test('every negotiated route documents X-Audience as optional, and only those', async (t) => {
@@ -160,7 +183,7 @@ t.test('paging parameters: optional, agents only, the default and ceiling descri
 t.test('every error response is a Problem, as application/problem+json', async (t) => {
   for (const [path, { get }] of Object.entries(document.paths)) {
     for (const [status, response] of Object.entries(get.responses)) {
-      if (status.startsWith('2')) continue
+      if (status.startsWith('2') || status === '304') continue
       t.strictSame(response.content, { [PROBLEM_MEDIA_TYPE]: { schema: { $ref: `${COMPONENTS}Problem` } } }, `${path} ${status}`)
     }
   }
