@@ -9,8 +9,9 @@ import { named } from '../src/openapi/components.js'
 
 const Health = named(Type.Object({ status: Type.String({ description: '"ok" when healthy.' }) }, { description: 'A health check\'s answer.' }), 'Health')
 
-/** An If-Match naming nothing current: probes are conditional like any GET. */
+/** An If-Match naming nothing current, a body sent: probes are GETs like any other. */
 const PRECONDITION_FAILED = problemResponse('A problem (RFC 9457): If-Match names no current representation.')
+const BODY_NOT_ALLOWED = problemResponse('A problem (RFC 9457): a body on a GET or HEAD request.')
 
 const HEALTHY = { description: 'Healthy.', headers: headers('ETag'), content: { 'application/json': { schema: Health } } }
 
@@ -25,7 +26,7 @@ async function health (app: FastifyInstance): Promise<void> {
       summary: 'Liveness: the process serves requests.',
       description: 'For a load balancer or an orchestrator: 200 while the process serves requests, even while it sheds load. Never rate limited.',
       tags: ['health'],
-      response: { 200: HEALTHY, 304: notModifiedResponse(), 412: PRECONDITION_FAILED }
+      response: { 200: HEALTHY, 304: notModifiedResponse(), 412: PRECONDITION_FAILED, 413: BODY_NOT_ALLOWED }
     }
   }, async () => ({ status: 'ok' }))
 
@@ -36,7 +37,7 @@ async function health (app: FastifyInstance): Promise<void> {
       summary: 'Readiness: the store answers.',
       description: 'For a load balancer: 200 while the store answers and the process is not shedding load, else 503. Never rate limited.',
       tags: ['health'],
-      response: { 200: HEALTHY, 304: notModifiedResponse(), 412: PRECONDITION_FAILED, 503: NOT_READY }
+      response: { 200: HEALTHY, 304: notModifiedResponse(), 412: PRECONDITION_FAILED, 413: BODY_NOT_ALLOWED, 503: NOT_READY }
     }
   }, async (request) => {
     try {

@@ -24,6 +24,7 @@ export const PROBLEM_KINDS = {
   AG_NOT_ACCEPTABLE: { status: 406, title: 'Not acceptable', when: 'none of the media types in Accept is on offer' },
   AG_REQUEST_TIMEOUT: { status: 408, title: 'Request timeout', when: 'the request did not arrive whole in time' },
   AG_PRECONDITION_FAILED: { status: 412, title: 'Precondition failed', when: 'If-Match names no current representation' },
+  AG_BODY_NOT_ALLOWED: { status: 413, title: 'Body not allowed', when: 'a body on a GET or HEAD request' },
   AG_RATE_LIMITED: { status: 429, title: 'Rate limited', when: 'too many requests from this key or address; retry after the Retry-After header\'s seconds' },
   AG_HEADERS_TOO_LARGE: { status: 431, title: 'Headers too large', when: 'the request\'s headers are too large' },
   AG_STORE_UNAVAILABLE: { status: 503, title: 'Store unavailable', when: 'the store does not answer', retryAfter: 5 },

@@ -33,8 +33,8 @@ export function routeOf (resource: Resource): RouteOptions {
       querystring: resource.query,
       response: {
         200: bodyResponse(variants, resource.bodies, DESCRIPTIONS[resource.kind]),
-        // Conditional requests are HTTP's own: If-Match naming nothing current is refused here.
-        ...problemResponses([...resource.problems, 'AG_PRECONDITION_FAILED'], resource.params !== undefined)
+        // HTTP's own refusals: If-Match naming nothing current, a body on a GET.
+        ...problemResponses([...resource.problems, 'AG_PRECONDITION_FAILED', 'AG_BODY_NOT_ALLOWED'], resource.params !== undefined)
       }
     },
     handler: async function serveRequest (request: FastifyRequest, reply: FastifyReply) {

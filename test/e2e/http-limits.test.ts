@@ -45,6 +45,24 @@ t.test('a body over the limit is a 413 problem', async (t) => {
   t.match(res.json(), { type: 'about:blank', title: 'Payload Too Large', status: 413 })
 })
 
+t.test('a GET with a body is refused at once, unread, and its connection closed', async (t) => {
+  const { port } = await listening(t)
+  // 5 MB announced, a few bytes sent: the answer cannot wait for the rest.
+  const { head, body } = await exchange(port, 'GET /books HTTP/1.1\r\nHost: x\r\nContent-Length: 5000000\r\n\r\nabc')
+  t.match(head, /^HTTP\/1\.1 413 /)
+  t.match(head, /\r\nconnection: close/i)
+  t.match(head, /\r\nx-content-type-options: nosniff/i, 'with the security headers')
+  t.match(JSON.parse(body), { type: 'urn:audience-gateway:problem:body-not-allowed', status: 413, detail: 'A GET request takes no body: send it without one.' })
+  const chunked = await exchange(port, 'GET /ledger HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel')
+  t.match(chunked.head, /^HTTP\/1\.1 413 /)
+})
+
+t.test('a GET announcing an empty body is served', async (t) => {
+  const { app } = await buildApp(t)
+  const res = await app.inject({ url: '/ledger?limit=1', headers: { 'content-length': '0', 'x-audience': 'agent' } })
+  t.equal(res.statusCode, 200)
+})
+
 t.test('an over-long path parameter is a 414 problem', async (t) => {
   const { app } = await buildApp(t)
   const res = await app.inject({ url: `/books/${'1'.repeat(101)}`, headers: AUTH })
