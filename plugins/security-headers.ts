@@ -60,6 +60,11 @@ const DOCUMENT: HelmetOptions = {
   xFrameOptions: { action: 'deny' }
 }
 
+/** An API answer's security headers, for answers written on the raw socket before Fastify has a reply. */
+export function apiSecurityHeaders (): Readonly<Record<string, string>> {
+  return helmetHeaders(API)
+}
+
 async function securityHeaders (app: FastifyInstance): Promise<void> {
   const api = helmetHeaders(API)
   const document = helmetHeaders(DOCUMENT)

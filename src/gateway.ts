@@ -8,7 +8,7 @@ import auth from '../plugins/auth.js'
 import cors from '../plugins/cors.js'
 import etag from '../plugins/etag.js'
 import mount from '../plugins/mount.js'
-import noBody from '../plugins/no-body.js'
+import wellFormed from '../plugins/well-formed.js'
 import health from '../plugins/health.js'
 import loadShedding, { type LoadSheddingOptions } from '../plugins/load-shedding.js'
 import problems from '../plugins/problems.js'
@@ -40,7 +40,7 @@ async function gateway (fastify: FastifyInstance, options: GatewayOptions): Prom
   // included; shedding comes before any work; rate limits after auth, which names the caller.
   await fastify.register(cors, { origins: options.corsOrigins ?? [] })
   await fastify.register(securityHeaders)
-  await fastify.register(noBody)
+  await fastify.register(wellFormed)
   await fastify.register(loadShedding, options.loadShedding ?? {})
   // State replicas share: rows in the store, rate-limit budgets and counted totals in Redis (if set).
   await fastify.register(redis, { url: options.redisUrl })

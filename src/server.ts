@@ -1,7 +1,6 @@
 // The process: configuration from the environment, the logger, listening, and a graceful close
 // on SIGTERM/SIGINT that lets in-flight requests finish.
 import { realpathSync } from 'node:fs'
-import { STATUS_CODES } from 'node:http'
 import type { Server } from 'node:http'
 import type { Socket } from 'node:net'
 import { fileURLToPath } from 'node:url'
@@ -9,6 +8,8 @@ import closeWithGrace from 'close-with-grace'
 import Fastify, { type FastifyError, type FastifyHttpOptions, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 import app from './app.js'
 import { PROBLEM_MEDIA_TYPE } from './audience.js'
+import { writeRawProblem } from './http/raw-answer.js'
+import { apiSecurityHeaders } from '../plugins/security-headers.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
 import { problem } from './core/errors.js'
 import { problemOf } from './core/problem.js'
@@ -37,7 +38,8 @@ export function serverOptions (level: Config['logLevel']): FastifyHttpOptions<Se
     // A client trickling its request in byte by byte cannot hold a socket. Node checks the deadline
     // every 30 s by default, so it would fire anywhere up to 30 s late: checked every second here.
     requestTimeout: REQUEST_TIMEOUT_MS,
-    http: { connectionsCheckingInterval: DEADLINE_CHECK_MS },
+    // A request without Host is refused as a problem (plugins/well-formed.ts), not by Node's bare 400.
+    http: { connectionsCheckingInterval: DEADLINE_CHECK_MS, requireHostHeader: false },
     // A socket with no traffic either way for 30 s is closed, a reader that stopped reading included.
     connectionTimeout: 30_000,
     // Idle keep-alive sockets outlive a load balancer's usual 60 s, so the balancer closes them first.
@@ -58,10 +60,17 @@ export function serverOptions (level: Config['logLevel']): FastifyHttpOptions<Se
 
 /** A URL that cannot be routed (bad escapes, an over-long parameter), answered like any error. */
 function frameworkProblem (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const { status, body, headers } = problemOf(error)
+  // Fastify's own messages quote the offending URL: the detail says what is wrong without echoing it.
+  const detail = FRAMEWORK_DETAILS.get(error.code)
+  const { status, body, headers } = problemOf(detail === undefined ? error : Object.assign(new Error(detail), { statusCode: error.statusCode }))
   request.log.info({ status, code: error.code }, 'request rejected')
   reply.code(status).headers(headers).type(PROBLEM_MEDIA_TYPE).send(body)
 }
+
+const FRAMEWORK_DETAILS: ReadonlyMap<string, string> = new Map([
+  ['FST_ERR_BAD_URL', 'The URL has a malformed percent-escape: encode it again.'],
+  ['FST_ERR_MAX_PARAM_LENGTH', 'A path parameter is longer than the server reads (100 characters).']
+])
 
 /** Failures of the HTTP exchange itself, found before a request exists, by Node's error code. */
 const CONNECTION_PROBLEMS: ReadonlyMap<unknown, () => Error> = new Map<unknown, () => Error>([
@@ -72,16 +81,10 @@ const CONNECTION_PROBLEMS: ReadonlyMap<unknown, () => Error> = new Map<unknown, 
 /** Answers on the raw socket, then closes it: no request, so no reply, exists. */
 function connectionProblem (error: Error & { code?: string }, socket: Socket): void {
   const known = CONNECTION_PROBLEMS.get(error.code)
-  const { status, body: problemBody } = problemOf(known === undefined ? problem('AG_MALFORMED_REQUEST', 'The request is not well-formed HTTP/1.1.') : known())
-  const body = JSON.stringify(problemBody)
-  // A socket the client already reset takes nothing more.
-  if (!socket.writable) {
-    socket.destroy()
-    return
-  }
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${PROBLEM_MEDIA_TYPE}\r\n` +
-    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+  writeRawProblem(socket, problemOf(known === undefined ? problem('AG_MALFORMED_REQUEST', 'The request is not well-formed HTTP/1.1.') : known()), RAW_SECURITY_HEADERS)
 }
+
+const RAW_SECURITY_HEADERS = apiSecurityHeaders()
 
 async function main (): Promise<void> {
   let config: Config

@@ -57,6 +57,23 @@ t.test('a GET with a body is refused at once, unread, and its connection closed'
   t.match(chunked.head, /^HTTP\/1\.1 413 /)
 })
 
+t.test('an HTTP/1.1 request without Host is a 400 problem with the security headers', async (t) => {
+  const { port } = await listening(t)
+  const { head, body } = await exchange(port, 'GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n')
+  t.match(head, /^HTTP\/1\.1 400 /)
+  t.match(head, /\r\nx-content-type-options: nosniff/i)
+  t.match(JSON.parse(body), { type: 'urn:audience-gateway:problem:malformed-request', detail: 'An HTTP/1.1 request must carry a Host header.' })
+})
+
+t.test('CONNECT is a 405 problem, answered before the connection closes', async (t) => {
+  const { port } = await listening(t)
+  const { head, body } = await exchange(port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n')
+  t.match(head, /^HTTP\/1\.1 405 Method Not Allowed\r\n/)
+  t.match(head, /\r\nAllow: GET, HEAD, OPTIONS\r\n/)
+  t.match(head, /\r\nx-content-type-options: nosniff\r\n/)
+  t.match(JSON.parse(body), { type: 'urn:audience-gateway:problem:method-not-allowed', status: 405 })
+})
+
 t.test('a GET announcing an empty body is served', async (t) => {
   const { app } = await buildApp(t)
   const res = await app.inject({ url: '/ledger?limit=1', headers: { 'content-length': '0', 'x-audience': 'agent' } })
@@ -68,7 +85,7 @@ t.test('an over-long path parameter is a 414 problem', async (t) => {
   const res = await app.inject({ url: `/books/${'1'.repeat(101)}`, headers: AUTH })
   t.equal(res.statusCode, 414)
   t.equal(res.headers['content-type'], PROBLEM_JSON)
-  t.match(res.json(), { type: 'about:blank', title: 'URI Too Long', status: 414 })
+  t.strictSame(res.json(), { type: 'about:blank', title: 'URI Too Long', status: 414, detail: 'A path parameter is longer than the server reads (100 characters).' })
 })
 
 t.test('a URL with a broken escape is a 400 problem', async (t) => {
@@ -76,14 +93,15 @@ t.test('a URL with a broken escape is a 400 problem', async (t) => {
   const res = await app.inject({ url: '/books/%E0%A4%A', headers: AUTH })
   t.equal(res.statusCode, 400)
   t.equal(res.headers['content-type'], PROBLEM_JSON)
-  t.match(res.json(), { type: 'about:blank', title: 'Bad Request', status: 400 })
+  t.strictSame(res.json(), { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'The URL has a malformed percent-escape: encode it again.' })
 })
 
 t.test('what is not HTTP is a 400 problem, and the connection is closed', async (t) => {
   const { port } = await listening(t)
   const { head, body } = await exchange(port, 'NOT HTTP AT ALL\r\n\r\n')
   t.match(head, /^HTTP\/1\.1 400 Bad Request\r\n/)
-  t.match(head, /\r\nContent-Type: application\/problem\+json\r\n/)
+  t.match(head, /\r\nContent-Type: application\/problem\+json; charset=utf-8\r\n/)
+  t.match(head, /\r\nx-content-type-options: nosniff\r\n/, 'with the security headers')
   t.match(head, /\r\nConnection: close/)
   t.strictSame(JSON.parse(body), { type: 'urn:audience-gateway:problem:malformed-request', title: 'Malformed request', status: 400, detail: 'The request is not well-formed HTTP/1.1.' })
 })
