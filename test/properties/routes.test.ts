@@ -37,7 +37,7 @@ interface Answer {
  * Statuses no generated request provokes on a healthy app with room in its rate limits: a 503
  * needs a store that does not answer, or a process shedding load. A 412 answers an If-Match and a
  * 413 a body on a GET, neither of which the generators send: test/plugins/etag.test.ts and
- * test/e2e/http-limits.test.ts provoke both on every kind of route.
+ * test/e2e/http-limits.test.ts provoke them instead.
  */
 const UNREACHED = new Set(['403', '412', '413', '429', '503', '5XX'])
 
