@@ -1,45 +1,17 @@
 // The invoice record of the HTTP contract: choices sharing a display, a handle over choices, nested
-// records with hidden plumbing, a nullable choice, an absent field, a timestamp and an affordance.
+// records with hidden fields, a nullable choice, an absent field, a timestamp and an affordance.
 import t from 'tap'
 import { Invoice } from '../../../routes/invoices/invoice.js'
 import { projectSchema, buildProjection, projectPayload } from '../../../src/projection/index.js'
 import { validationErrors } from '../../helpers/ajv.js'
 import { deepFreeze } from '../../helpers/freeze.js'
+import { agentInvoices, INVOICE_ROWS, PLAIN_INVOICES } from '../../fixtures/invoices.js'
 
 const HANDLE_DESCRIPTION = 'An identifier to pass to other tools. Never read it out.'
-const NOT_PAID = { available: false, code: 'not_paid', reason: 'Only a paid invoice can be refunded.' }
 
 type InvoiceRow = Parameters<typeof Invoice.present>[0]
 
-const rows = deepFreeze<InvoiceRow[]>([
-  {
-    id: 7,
-    number: 'INV-1',
-    etag: 'W/1',
-    status: 'PENDING_REVIEW',
-    kind: 'PAID',
-    tags: ['PENDING_REVIEW', 'PAID'],
-    lines: [{ sku: 'S1', internal_cost: '9.99' }],
-    customer: { name: 'Ada', secret: 'x' },
-    priority: 1,
-    urgency: null,
-    note: 'hi',
-    issued_at: '2026-01-31T13:05:09Z'
-  },
-  {
-    id: 8,
-    number: 'INV-2',
-    etag: 'W/2',
-    status: 'PAID',
-    kind: 'PENDING_REVIEW',
-    tags: ['LEGACY_REVIEW', 'PENDING_REVIEW'],
-    lines: [{ sku: 'S2', internal_cost: '1.00' }, { sku: 'S3', internal_cost: '2.50' }],
-    customer: { name: 'Grace', secret: 'y' },
-    priority: 2,
-    urgency: 2,
-    issued_at: '2026-07-04T22:30:00Z'
-  }
-])
+const rows = deepFreeze<InvoiceRow[]>(structuredClone(INVOICE_ROWS) as unknown as InvoiceRow[])
 
 const plainSchema = deepFreeze(Invoice.schema)
 const presented = deepFreeze(rows.map(Invoice.present))
@@ -76,10 +48,7 @@ const STATUS_ONE_OF = [
 ]
 
 t.test('the plain rows are every field, raw, with the affordances answered per row', async (t) => {
-  t.strictSame(presented, [
-    { ...rows[0], affordances: { refund: NOT_PAID } },
-    { ...rows[1], affordances: { refund: { available: true } } }
-  ])
+  t.strictSame(presented, PLAIN_INVOICES)
 })
 
 t.test('the plain item schema is the declaration, pure JSON Schema', async (t) => {
@@ -123,35 +92,7 @@ t.test('the plain rows validate against the plain schema', async (t) => {
 })
 
 t.test('the projected rows', async (t) => {
-  t.strictSame(projectPayload(presented, projection), [
-    {
-      id: 7,
-      number: 'INV-1',
-      status: 'Awaiting review',
-      kind: 'PAID',
-      tags: ['Awaiting review', 'Paid'],
-      lines: [{ sku: 'S1' }],
-      customer: { name: 'Ada' },
-      priority: 'Low',
-      urgency: null,
-      note: 'hi',
-      issued_at: '31 Jan 2026 13:05 +00:00',
-      affordances: { refund: NOT_PAID }
-    },
-    {
-      id: 8,
-      number: 'INV-2',
-      status: 'Paid',
-      kind: 'PENDING_REVIEW',
-      tags: ['Awaiting review', 'Awaiting review'],
-      lines: [{ sku: 'S2' }, { sku: 'S3' }],
-      customer: { name: 'Grace' },
-      priority: 'High',
-      urgency: 'High',
-      issued_at: '04 Jul 2026 22:30 +00:00',
-      affordances: { refund: { available: true } }
-    }
-  ])
+  t.strictSame(projectPayload(presented, projection), agentInvoices(['31 Jan 2026 13:05 +00:00', '04 Jul 2026 22:30 +00:00']))
 })
 
 t.test('the agent item schema', async (t) => {
