@@ -61,8 +61,8 @@ export function serverOptions (level: Config['logLevel']): FastifyHttpOptions<Se
 /** A URL that cannot be routed (bad escapes, an over-long parameter), answered like any error. */
 function frameworkProblem (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   // Fastify's own messages quote the offending URL: the detail says what is wrong without echoing it.
-  const detail = FRAMEWORK_DETAILS.get(error.code)
-  const { status, body, headers } = problemOf(detail === undefined ? error : Object.assign(new Error(detail), { statusCode: error.statusCode }))
+  const detail = FRAMEWORK_DETAILS.get(error.code) ?? 'The request could not be routed.'
+  const { status, body, headers } = problemOf(Object.assign(new Error(detail), { statusCode: error.statusCode }))
   request.log.info({ status, code: error.code }, 'request rejected')
   reply.code(status).headers(headers).type(PROBLEM_MEDIA_TYPE).send(body)
 }

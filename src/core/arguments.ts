@@ -116,7 +116,7 @@ function partChecker (schema: TObject): (raw: Readonly<Record<string, unknown>>,
       }
     }
     if (!validate(data)) {
-      for (const [name, messages] of Object.entries(argumentErrors(validate.errors ?? [], undefined))) {
+      for (const [name, messages] of Object.entries(argumentErrors(validate.errors as ValidationIssue[], undefined))) {
         // A refused value was left out: its absence is no second problem.
         if (!refused.has(name)) for (const message of messages) add(errors, name, message)
       }

@@ -75,8 +75,7 @@ export function problemResponses (codes: readonly ProblemCode[], hasPathParamete
   }
   if (hasPathParameters) whens.set(414, [])
   const responses: Record<string, object> = { 304: notModifiedResponse('Vary') }
-  for (const status of [...whens.keys()].sort((a, b) => a - b)) {
-    const described = whens.get(status) ?? []
+  for (const [status, described] of [...whens.entries()].sort(([a], [b]) => a - b)) {
     const sent = headers('Vary', ...HEADERS_BY_STATUS[status] ?? [])
     responses[status] = problemResponse(described.length === 0 ? URI_TOO_LONG : `A problem (RFC 9457): ${described.join(', or ')}.`, sent)
   }

@@ -38,7 +38,7 @@ export function routeOf (resource: Resource): RouteOptions {
       }
     },
     handler: async function serveRequest (request: FastifyRequest, reply: FastifyReply) {
-      const params = (request.params ?? {}) as Record<string, unknown>
+      const params = request.params as Record<string, unknown>
       // `/books/` matches `/books/:id` with an empty id: no such route, rather than a bad id.
       if (Object.values(params).includes('')) throw problem('AG_NOT_FOUND', NO_ROUTE)
       const served = await resource.serve({ audience: request.audience, query: request.query as Record<string, unknown>, params })
