@@ -61,8 +61,7 @@ export function serverOptions (level: Config['logLevel']): FastifyHttpOptions<Se
 /** A URL that cannot be routed (bad escapes, an over-long parameter), answered like any error. */
 function frameworkProblem (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   // Fastify's own messages quote the offending URL: the detail says what is wrong without echoing it.
-  const detail = FRAMEWORK_DETAILS.get(error.code) ?? 'The request could not be routed.'
-  const { status, body, headers } = problemOf(Object.assign(new Error(detail), { statusCode: error.statusCode }))
+  const { status, body, headers } = problemOf(Object.assign(new Error(frameworkDetail(error.code)), { statusCode: error.statusCode }))
   request.log.info({ status, code: error.code }, 'request rejected')
   reply.code(status).headers(headers).type(PROBLEM_MEDIA_TYPE).send(body)
 }
@@ -71,6 +70,11 @@ const FRAMEWORK_DETAILS: ReadonlyMap<string, string> = new Map([
   ['FST_ERR_BAD_URL', 'The URL has a malformed percent-escape: encode it again.'],
   ['FST_ERR_MAX_PARAM_LENGTH', 'A path parameter is longer than the server reads (100 characters).']
 ])
+
+/** What a refusal of the framework's says: its own words quote the URL, these do not. */
+export function frameworkDetail (code: string): string {
+  return FRAMEWORK_DETAILS.get(code) ?? 'The request could not be routed.'
+}
 
 /** Failures of the HTTP exchange itself, found before a request exists, by Node's error code. */
 const CONNECTION_PROBLEMS: ReadonlyMap<unknown, () => Error> = new Map<unknown, () => Error>([

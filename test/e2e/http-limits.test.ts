@@ -7,7 +7,7 @@ import Fastify, { type FastifyHttpOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import t, { type Test } from 'tap'
 import app from '../../src/app.js'
-import { DEADLINE_CHECK_MS, serverOptions } from '../../src/server.js'
+import { DEADLINE_CHECK_MS, frameworkDetail, serverOptions } from '../../src/server.js'
 import { AUTH, buildApp, KEY } from '../helpers/app.js'
 import { PROBLEM_JSON } from '../helpers/problem.js'
 
@@ -139,4 +139,9 @@ t.test('a client that resets mid-request leaves the server serving', async (t) =
   const res = await fetch(`http://127.0.0.1:${port}/healthz`)
   t.equal(res.status, 200)
   t.ok(server.server.listening)
+})
+
+t.test('any other refusal of the framework says what is wrong without quoting the URL', async (t) => {
+  t.equal(frameworkDetail('FST_ERR_ASYNC_CONSTRAINT'), 'The request could not be routed.')
+  t.equal(frameworkDetail('FST_ERR_BAD_URL'), 'The URL has a malformed percent-escape: encode it again.')
 })
