@@ -30,6 +30,13 @@ export const CLIENT_OPTIONS: ClientOptions = {
   maxRetriesPerRequest: 1,
   connectTimeout: 2000,
   commandTimeout: 500,
+  // A Redis that accepts connections and never answers (stalled, or gone behind a half-open
+  // connection) only times commands out, which the rate limiter's skipOnError swallows: no error,
+  // no log. Half a second without a byte while a command waits makes the client drop the connection
+  // instead: an 'error', logged once below; and it reconnects, 'ready' once Redis answers again.
+  // Meanwhile commands fail at once rather than each waiting out commandTimeout. (No command the
+  // gateway sends blocks on the server, so a healthy Redis is never that quiet.)
+  socketTimeout: 500,
   keyPrefix: DEFAULT_KEY_PREFIX
 }
 
@@ -45,7 +52,7 @@ async function redis (app: FastifyInstance, options: RedisOptions): Promise<void
   client.on('error', (err: Error) => {
     if (reachable === false) return
     reachable = false
-    app.log.warn({ err }, 'Redis out of reach: rate limits are not enforced and totals are counted in this process until it is back')
+    app.log.warn({ err }, 'Redis out of reach or not answering: rate limits are not enforced and totals are counted in this process until it is back')
   })
   client.on('ready', () => {
     if (reachable === false) app.log.info('Redis reachable again: rate limits and totals are shared again')

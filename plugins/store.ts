@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Kysely } from 'kysely'
-import { openStore, type Database, type Store, type StoreOptions as OpenOptions } from '../src/store/index.js'
+import { openStore, type Database, type OpenStoreOptions, type Store, type StoreOptions as OpenOptions } from '../src/store/index.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -12,7 +12,7 @@ declare module 'fastify' {
   }
 }
 
-export interface StoreOptions extends OpenOptions {
+export interface StoreOptions extends OpenOptions, Pick<OpenStoreOptions<Database>, 'maxReaders'> {
   databaseUrl: string
   /** Makes sure of the tables (and rows) the routes read, on every start (default: none). */
   setUp?: (db: Kysely<Database>) => Promise<void>
@@ -22,6 +22,7 @@ async function store (app: FastifyInstance, options: StoreOptions): Promise<void
   const { databaseUrl, ...rest } = options
   const opened = await openStore<Database>(databaseUrl, {
     onConnectionError: (err) => { app.log.warn({ err }, 'store connection lost while idle') },
+    onNotice: (message, detail) => { app.log.warn(detail, message) },
     ...rest,
     sharedTotals: app.redis === undefined
       ? undefined

@@ -13,15 +13,35 @@ const NETWORK_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 
  */
 const POSTGRES_UNAVAILABLE = /^(?:08[0-9A-Z]{3}|57P0[123]|53300)$/
 
-/** Thrown by better-sqlite3, and by kysely, once the connection is closed. */
-const CLOSED_MESSAGES = new Set(['The database connection is not open', 'driver has already been destroyed'])
+/**
+ * Said by better-sqlite3 and by kysely once the connection is closed; by pg's pool when no connection
+ * came free within its `connectionTimeoutMillis`, and by pg when a server took a connection and never
+ * answered within it, or closed it.
+ */
+const UNAVAILABLE_MESSAGES = new Set([
+  'The database connection is not open',
+  'driver has already been destroyed',
+  'timeout exceeded when trying to connect',
+  'Connection terminated due to connection timeout',
+  'Connection terminated unexpectedly'
+])
+
+/** The gateway's own word for it: no connection came free in time, the file is not the one configured. */
+export const STORE_UNAVAILABLE_CODE = 'ERR_STORE_UNAVAILABLE'
+
+/** A failure the gateway finds itself that means the store cannot answer right now (a 503). */
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError'
+  readonly code = STORE_UNAVAILABLE_CODE
+}
 
 /** True when `error` says the store cannot answer right now, whatever the store. */
 export function isStoreUnavailable (error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false
   const { code, message, errors, cause } = error as { code?: unknown, message?: unknown, errors?: unknown, cause?: unknown }
+  if (code === STORE_UNAVAILABLE_CODE) return true
   if (typeof code === 'string' && (SQLITE_UNAVAILABLE.test(code) || NETWORK_UNAVAILABLE.has(code) || POSTGRES_UNAVAILABLE.test(code))) return true
-  if (typeof message === 'string' && CLOSED_MESSAGES.has(message)) return true
+  if (typeof message === 'string' && UNAVAILABLE_MESSAGES.has(message)) return true
   // A connection tried on several addresses fails with each (AggregateError); a wrapper keeps its cause.
   if (Array.isArray(errors) && errors.some(isStoreUnavailable)) return true
   return isStoreUnavailable(cause)

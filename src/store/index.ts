@@ -8,7 +8,7 @@ import type { StoreOptions } from './options.js'
 import { connectPostgres, setUpPostgres } from './postgres.js'
 import { isPostgresUrl } from './postgres-url.js'
 import { sharedCountCache, type TotalsStore } from './shared-count-cache.js'
-import { openSqlite } from './sqlite.js'
+import { openSqlite, type SqliteOptions } from './sqlite.js'
 import type { Store } from './store.js'
 
 export type { Store, StoreKind } from './store.js'
@@ -20,7 +20,7 @@ export { sharedCountCache, type SharedCountCacheOptions, type TotalsStore } from
 export { isStoreUnavailable } from './errors.js'
 export { setUpDemo } from './demo.js'
 
-export interface OpenStoreOptions<DB> extends StoreOptions {
+export interface OpenStoreOptions<DB> extends StoreOptions, Pick<SqliteOptions, 'maxReaders'> {
   /** Makes sure of the tables (and rows) the gateway reads; run on every start, so it must be idempotent. */
   setUp?: (db: Kysely<DB>) => Promise<void>
   /**
@@ -34,7 +34,9 @@ export async function openStore<DB = Database> (databaseUrl: string, options: Op
   const setUp = options.setUp ?? (async () => {})
   if (!isPostgresUrl(databaseUrl)) {
     const sqlite = openSqlite<DB>(databaseUrl, options)
-    const dataVersion = sqliteDataVersion(sqlite.db)
+    const version = sqliteDataVersion(sqlite.db)
+    // A reopened file's connection counts its changes from scratch: the generation tells them apart.
+    const dataVersion = async (): Promise<string> => `${sqlite.generation()}/${await version()}`
     return await opened(sqlite.db, async () => { await setUp(sqlite.db) }, async () => ({
       kind: 'sqlite',
       stream: sqlite.stream,
@@ -51,7 +53,7 @@ export async function openStore<DB = Database> (databaseUrl: string, options: Op
     const { sharedTotals } = options
     const counts: CountCache = sharedTotals === undefined
       ? versionedCountCache({ version: dataVersion })
-      : sharedCountCache({ version: dataVersion, identity: await postgresIdentity(db), ...sharedTotals })
+      : sharedCountCache({ version: dataVersion, identity: await postgresIdentity(db, options.onNotice), ...sharedTotals })
     return { kind: 'postgres', stream: (query, chunkSize) => query.stream(chunkSize), dataVersion, counts, probe: probe(db, sql`select 1 as answered`) }
   })
 }

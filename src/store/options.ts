@@ -1,6 +1,9 @@
 // What every store accepts, whatever its dialect.
 import type { LogConfig } from 'kysely'
 
+/** How long a query waits for a connection to come free before the store answers unavailable. */
+export const DEFAULT_ACQUIRE_TIMEOUT_MS = 3000
+
 export interface StoreOptions {
   /** Told the SQL of every query the store runs (for debugging and for tests that count queries). */
   onQuery?: (sql: string) => void
@@ -9,6 +12,15 @@ export interface StoreOptions {
    * pool drops it and opens another when one is needed. SQLite has no pool and never calls it.
    */
   onConnectionError?: (error: Error) => void
+  /**
+   * How long a query may wait for a connection (PostgreSQL: a pooled one, opened if need be;
+   * SQLite: a reader for a whole list, then the file's lock) before it fails as unavailable, a 503
+   * the client may retry.
+   * Default DEFAULT_ACQUIRE_TIMEOUT_MS.
+   */
+  acquireTimeoutMs?: number
+  /** Told things worth a line in the log that are not failures of a request (a fallback taken). */
+  onNotice?: (message: string, detail: Record<string, unknown>) => void
 }
 
 export function queryLogger ({ onQuery }: StoreOptions): LogConfig | undefined {

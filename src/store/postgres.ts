@@ -2,7 +2,7 @@
 // schema the URL names (created when missing), plain lists streamed through a server-side cursor.
 import { Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
-import { queryLogger, type StoreOptions } from './options.js'
+import { DEFAULT_ACQUIRE_TIMEOUT_MS, queryLogger, type StoreOptions } from './options.js'
 import { cursorPool, DeclaredCursor } from './postgres-cursor.js'
 import { postgresSettings } from './postgres-url.js'
 
@@ -21,8 +21,17 @@ export const SET_UP_LOCK = 0x61_75_64_67
 /** Connects lazily: no connection is opened before the first query. */
 export function connectPostgres<DB> (url: string, options: StoreOptions = {}): PostgresStore<DB> {
   const { connectionString, options: startup, schema } = postgresSettings(url)
-  // Idle connections do not keep the process alive on their own (the listener does, while it serves).
-  const pool = new pg.Pool({ connectionString, options: startup, allowExitOnIdle: true })
+  const pool = new pg.Pool({
+    connectionString,
+    options: startup,
+    // pg-pool bounds with it both waits a query may meet: for a pooled connection to come free (a
+    // few slow plain lists may hold them all, and agents' requests would queue behind them without
+    // end) and for a new one to open. A query that waited it out for a pooled connection fails with
+    // 'timeout exceeded when trying to connect', which errors.ts maps to a 503 the client may retry.
+    connectionTimeoutMillis: options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS,
+    // Idle connections do not keep the process alive on their own (the listener does, while it serves).
+    allowExitOnIdle: true
+  })
   // Without a listener, an idle client's failure would be an uncaught error ending the process.
   pool.on('error', (error) => { options.onConnectionError?.(error) })
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: cursorPool(pool), cursor: DeclaredCursor }), log: queryLogger(options) })

@@ -3,15 +3,21 @@
 // would stall every other request of the process for as long. Each stream here opens a read-only
 // connection to the same file (`open`, from sqlite.ts), reads one consistent snapshot on it (WAL lets readers and the
 // writer go on side by side) and closes it when the stream ends, is closed early, or fails.
+// Readers are few (each holds a file's snapshot): a stream waits for one at most `waitMs`, then fails
+// as unavailable, a 503 with Retry-After, rather than queueing behind clients that do not read.
+// (Those are cut by the transport, which alone sees a socket that does not drain.)
 import type SQLite from 'better-sqlite3'
 import type { CompiledQuery } from 'kysely'
-import type { StoreOptions } from './options.js'
+import { StoreUnavailableError } from './errors.js'
+import { DEFAULT_ACQUIRE_TIMEOUT_MS, type StoreOptions } from './options.js'
 
 /** Streams reading at once; more wait for one to end (a wait holds nothing). */
 export const DEFAULT_MAX_READERS = 8
 
 export interface SqliteReadersOptions extends Pick<StoreOptions, 'onQuery'> {
   maxReaders?: number
+  /** How long a stream waits for a reader before it fails as unavailable (default DEFAULT_ACQUIRE_TIMEOUT_MS). */
+  waitMs?: number
   /** Told each time a stream has to wait for a reader, all `maxReaders` being in use (tests observe the wait). */
   onWait?: () => void
 }
@@ -22,10 +28,12 @@ export interface StreamReader {
 }
 
 export function sqliteReaders (open: () => SQLite.Database, options: SqliteReadersOptions = {}): StreamReader {
-  const slots = semaphore(options.maxReaders ?? DEFAULT_MAX_READERS, options.onWait)
+  const size = options.maxReaders ?? DEFAULT_MAX_READERS
+  const waitMs = options.waitMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS
+  const slots = semaphore(size, options.onWait)
   return {
     stream: async function * stream<Row> (query: CompiledQuery<Row>): AsyncGenerator<Row> {
-      await slots.acquire()
+      if (!await slots.acquire(waitMs)) throw new StoreUnavailableError(`All ${size} SQLite readers stayed busy for ${waitMs} ms.`)
       let reader: SQLite.Database | undefined
       try {
         reader = open()
@@ -41,7 +49,8 @@ export function sqliteReaders (open: () => SQLite.Database, options: SqliteReade
 }
 
 interface Semaphore {
-  acquire: () => Promise<void>
+  /** True once a slot is held; false when none came free within `waitMs`. */
+  acquire: (waitMs: number) => Promise<boolean>
   release: () => void
 }
 
@@ -50,13 +59,23 @@ function semaphore (size: number, onWait?: () => void): Semaphore {
   let free = size
   const waiting: Array<() => void> = []
   return {
-    acquire: async () => {
+    acquire: async (waitMs) => {
       if (free > 0) {
         free--
-        return
+        return true
       }
       onWait?.()
-      await new Promise<void>((resolve) => { waiting.push(resolve) })
+      return await new Promise<boolean>((resolve) => {
+        const granted = (): void => {
+          clearTimeout(timer)
+          resolve(true)
+        }
+        const timer = setTimeout(() => {
+          waiting.splice(waiting.indexOf(granted), 1)
+          resolve(false)
+        }, waitMs)
+        waiting.push(granted)
+      })
     },
     // A freed slot goes straight to the longest waiter, so none can be overtaken.
     release: () => {

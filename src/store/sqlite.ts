@@ -3,31 +3,64 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, SqliteDialect } from 'kysely'
-import { queryLogger, type StoreOptions } from './options.js'
+import { Kysely, SqliteDialect, type CompiledQuery, type SelectQueryBuilder } from 'kysely'
+import { DEFAULT_ACQUIRE_TIMEOUT_MS, queryLogger, type StoreOptions } from './options.js'
+import { holdFile, type HeldFileOptions } from './sqlite-file.js'
 import { sqliteReaders } from './sqlite-readers.js'
 import type { Store } from './store.js'
 
-export type SqliteStore<DB> = Pick<Store<DB>, 'db' | 'stream'>
+export interface SqliteStore<DB> extends Pick<Store<DB>, 'db' | 'stream'> {
+  /** Counts the times the file was reopened (see sqlite-file.ts); 0 for `:memory:`. */
+  generation: () => number
+}
+
+export interface SqliteOptions extends StoreOptions, Pick<HeldFileOptions, 'inspect'> {
+  /** Whole lists streaming at once, each on a reader of its own. */
+  maxReaders?: number
+}
 
 /**
  * Opens (creating if needed) the SQLite database at `path`; `:memory:` for a private one. Whole
  * lists stream on read-only connections of their own (sqlite-readers.ts); a private in-memory
  * database has no file another connection could open, so its streams stay on its one connection.
+ * A file is held to its path (sqlite-file.ts): while the path names no usable file, every query fails
+ * as unavailable.
  */
-export function openSqlite<DB> (path: string, options: StoreOptions = {}): SqliteStore<DB> {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
-  const connection = connect(path)
-  connection.pragma('journal_mode = WAL')
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }), log: queryLogger(options) })
-  if (path === ':memory:') return { db, stream: (query, chunkSize) => query.stream(chunkSize) }
-  const readers = sqliteReaders(() => connect(path, { readonly: true, fileMustExist: true }), options)
-  return { db, stream: (query) => readers.stream(query.compile()) }
+export function openSqlite<DB> (path: string, options: SqliteOptions = {}): SqliteStore<DB> {
+  const log = queryLogger(options)
+  if (path === ':memory:') {
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connect(path) }), log })
+    return { db, stream: (query, chunkSize) => query.stream(chunkSize), generation: () => 0 }
+  }
+  mkdirSync(dirname(path), { recursive: true })
+  // Created here when missing; from then on only ever reopened, never created again.
+  new SQLite(path).close()
+  const file = holdFile(path, () => connect(path, { fileMustExist: true }), {
+    ...options,
+    configure: (connection) => { connection.pragma('journal_mode = WAL') }
+  })
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: file }), log })
+  const waitMs = options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS
+  // A reader waits for a lock (another process writing in rollback mode) no longer than for a slot.
+  const readers = sqliteReaders(() => connect(path, { readonly: true, fileMustExist: true }, waitMs), {
+    onQuery: options.onQuery,
+    maxReaders: options.maxReaders,
+    waitMs
+  })
+  return {
+    db,
+    // A stream reads the file the path names: the same check as every other query, first.
+    stream: async function * stream<Row> (query: SelectQueryBuilder<any, any, Row>): AsyncGenerator<Row> {
+      file.check()
+      yield * readers.stream(query.compile() as CompiledQuery<Row>)
+    },
+    generation: file.generation
+  }
 }
 
-/** One connection to the file, waiting up to 5 s for another connection's write lock. */
-function connect (path: string, options?: SQLite.Options): SQLite.Database {
+/** One connection to the file, waiting up to `busyMs` (5 s) for another connection's lock. */
+function connect (path: string, options?: SQLite.Options, busyMs = 5000): SQLite.Database {
   const connection = new SQLite(path, options)
-  connection.pragma('busy_timeout = 5000')
+  connection.pragma(`busy_timeout = ${busyMs}`)
   return connection
 }

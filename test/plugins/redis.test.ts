@@ -1,7 +1,9 @@
 // Redis shared by replicas (two apps here): one rate-limit budget, totals counted once on
-// PostgreSQL; and Redis out of reach, at start or mid-run, costs no request: it is logged once,
-// limits go unenforced, totals are counted in process, and all is shared again once it is back.
+// PostgreSQL; and Redis out of reach, at start or mid-run, or connected but not answering, costs no
+// request: it is logged once, limits go unenforced, totals are counted in process, and all is
+// shared again once it is back.
 import { once, type EventEmitter } from 'node:events'
+import { connect, createServer, type Socket } from 'node:net'
 import Fastify, { type FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { Redis } from 'ioredis'
@@ -17,6 +19,7 @@ interface Replica {
   queries: string[]
 }
 
+const INFO = 30
 const WARN = 40
 
 /** One replica: the whole app, its log lines and its SQL kept for the test; closed after `t`. */
@@ -61,6 +64,17 @@ t.test('with Redis', async (t) => {
     return redis
   }
 
+  /** A replica whose Redis is reached through a proxy on `port`, limited to 2 requests per key. */
+  const behind = async (t: Test, port: number) => {
+    const redis = fresh(t)
+    const url = new URL(redis.url)
+    url.port = String(port)
+    // A window no run outlasts: a budget spent is still spent when the test counts on it.
+    const one = await replica(t, { redisUrl: url.toString(), rateLimitMax: 2, rateLimitWindow: 600 })
+    const get = async (): Promise<number> => (await one.app.inject({ url: '/books/2', headers: AUTH })).statusCode
+    return { redis, one, client: one.app.redis!, get }
+  }
+
   t.test('two replicas share one budget per key', async (t) => {
     const redis = fresh(t)
     const replicas = [await replica(t, { redisUrl: redis.url, rateLimitMax: 3 }), await replica(t, { redisUrl: redis.url, rateLimitMax: 3 })]
@@ -80,13 +94,7 @@ t.test('with Redis', async (t) => {
   t.test('Redis lost mid-run and back: served throughout, each change said once, then shared again', async (t) => {
     const proxy = await tcpProxy(new URL(SERVICES.Redis))
     t.teardown(proxy.close)
-    const redis = fresh(t)
-    const url = new URL(redis.url)
-    url.port = String(proxy.port)
-    // A window no run outlasts: a budget spent is still spent when the test counts on it.
-    const one = await replica(t, { redisUrl: url.toString(), rateLimitMax: 2, rateLimitWindow: 600 })
-    const client = one.app.redis!
-    const get = async () => (await one.app.inject({ url: '/books/2', headers: AUTH })).statusCode
+    const { redis, one, client, get } = await behind(t, proxy.port)
     t.strictSame([await get(), await get(), await get()], [200, 200, 429], 'enforced while Redis answers')
     // Listening before the cause: the client may fail, or come back, before the proxy's promise settles.
     const lost = once(client, 'error')
@@ -101,6 +109,31 @@ t.test('with Redis', async (t) => {
     // The budget spent before the cut still holds in Redis: a fresh one shows the limit is enforced.
     await redis.clear()
     t.strictSame([await get(), await get(), await get()], [200, 200, 429], 'enforced again once it is back')
+    t.equal(said(one, OUT_OF_REACH).length, 1)
+    t.equal(said(one, BACK).length, 1)
+  })
+
+  t.test('Redis connected but not answering, then answering again: served throughout, each change said once', async (t) => {
+    const proxy = await stallingProxy(new URL(SERVICES.Redis))
+    t.teardown(proxy.close)
+    const { redis, one, client, get } = await behind(t, proxy.port)
+    t.strictSame([await get(), await get(), await get()], [200, 200, 429], 'enforced while Redis answers')
+    const dropped = next(client, 'error')
+    proxy.stall()
+    // Its command times out (skipOnError lets it through); the silent connection is then dropped.
+    t.equal(await get(), 200, 'served, unlimited, though Redis does not answer')
+    await dropped
+    t.match(said(one, OUT_OF_REACH), [{ level: WARN, err: { message: /^Socket timeout/ } }], 'said once, as the client gives the connection up')
+    t.strictSame([await get(), await get(), await get()], [200, 200, 200], 'served while it reconnects to a Redis that does not answer')
+    // Its attempts to reconnect fail too, each heard by the plugin first.
+    for (let i = 0; i < 2; i++) await next(client, 'error')
+    t.equal(said(one, OUT_OF_REACH).length, 1, 'one line, however often the client retries')
+    const back = next(client, 'ready')
+    proxy.answer()
+    await back
+    t.match(said(one, BACK), [{ level: INFO }], 'said once, as the client is ready again')
+    await redis.clear()
+    t.strictSame([await get(), await get(), await get()], [200, 200, 429], 'enforced again once it answers')
     t.equal(said(one, OUT_OF_REACH).length, 1)
     t.equal(said(one, BACK).length, 1)
   })
@@ -147,6 +180,53 @@ async function keys (pattern: string): Promise<string[]> {
     return await client.keys(pattern)
   } finally {
     client.disconnect()
+  }
+}
+
+/**
+ * A proxy to `target` that can stall, as a stopped or stuck Redis does: while stalled, connections
+ * are still accepted and what clients send is taken, but none of it reaches Redis, so nothing is
+ * answered; once it answers again, what was withheld goes on, in order, and is answered.
+ */
+async function stallingProxy (target: URL): Promise<{ port: number, stall: () => void, answer: () => void, close: () => Promise<void> }> {
+  const links = new Map<Socket, Socket>()
+  let stalled = false
+  const server = createServer((client) => {
+    const upstream = connect(Number(target.port), target.hostname)
+    links.set(client, upstream)
+    // Either side gone (the client giving a silent connection up, say) takes the other with it.
+    for (const socket of [client, upstream]) {
+      socket.on('error', () => {})
+      socket.on('close', () => {
+        links.delete(client)
+        client.destroy()
+        upstream.destroy()
+      })
+    }
+    upstream.pipe(client)
+    if (stalled) client.pause()
+    else client.pipe(upstream)
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  return {
+    port: (server.address() as { port: number }).port,
+    stall: () => {
+      stalled = true
+      for (const [client, upstream] of links) {
+        client.unpipe(upstream)
+        client.pause()
+      }
+    },
+    answer: () => {
+      stalled = false
+      for (const [client, upstream] of links) client.pipe(upstream)
+    },
+    close: async () => {
+      for (const client of links.keys()) client.destroy()
+      server.close()
+      await once(server, 'close')
+    }
   }
 }
 

@@ -9,7 +9,8 @@ import { STORE_UNAVAILABLE_DETAIL } from '../../src/core/problem.js'
 import { AGENT, AUTH, buildApp } from '../helpers/app.js'
 
 const file = join(t.testdir(), 'catalogue.sqlite')
-const { app, routes } = await buildApp(t, { databaseUrl: file })
+// Whole lists' readers wait for a lock as long as for a slot: briefly here, as the timeout below.
+const { app, routes } = await buildApp(t, { databaseUrl: file, acquireTimeoutMs: 50 })
 // WAL, as served, keeps readers out of reach of both faults: a WAL connection holds a shared lock
 // for its whole life (no one else gets an exclusive one) and reads its cached pages without looking
 // at the file. In rollback mode each read takes the lock and checks the file, so both faults reach

@@ -3,14 +3,16 @@
 // the next total is exact. Through Redis, two replicas (two pools) count a version once between them.
 // The version is the whole cluster's, and other test files write to it meanwhile: a claim about
 // what happens while nothing is written is checked over a stretch in which the version held.
+// A user refused pg_control_system() (as managed services refuse it) still shares totals, under
+// an identity read from what any user may see, and the log says so once.
 import { Redis } from 'ioredis'
 import t, { type Test } from 'tap'
 import { CLIENT_OPTIONS } from '../../../plugins/redis.js'
 import { kyselySource } from '../../../src/sources/index.js'
-import { postgresDataVersion, postgresIdentity } from '../../../src/store/data-version.js'
+import { IDENTITY_FALLBACK_NOTICE, postgresDataVersion, postgresIdentity } from '../../../src/store/data-version.js'
 import { ledgerEntry } from '../../../src/store/demo.js'
-import { openStore, setUpDemo, sharedCountCache, type Db, type Store } from '../../../src/store/index.js'
-import { freshRedisPrefix, freshSchema, needs } from '../../helpers/services.js'
+import { openStore, setUpDemo, sharedCountCache, type Db, type OpenStoreOptions, type Store, type TotalsStore } from '../../../src/store/index.js'
+import { freshRedisPrefix, freshSchema, needs, SERVICES, uniqueName, withPostgres } from '../../helpers/services.js'
 
 if (await needs(t, 'PostgreSQL')) {
   const { url, drop } = freshSchema()
@@ -65,6 +67,52 @@ if (await needs(t, 'PostgreSQL')) {
     t.not(await postgresIdentity(tenant.db), identity, 'another schema is other data')
   })
 
+  t.test('a superuser reads the system identifier: nothing to tell', async (t) => {
+    const notices: string[] = []
+    await open(t, url, undefined, { onNotice: (message) => { notices.push(message) }, sharedTotals: { store: mapTotals(), onError: (error) => { t.fail(String(error)) } } })
+    t.strictSame(notices, [])
+  })
+
+  t.test('a user refused pg_control_system()', async (t) => {
+    const limited = await limitedUser(t)
+
+    t.test('is told once, and its replicas still count a version once between them', async (t) => {
+      const totals = mapTotals()
+      const notices: Array<{ message: string, detail?: Record<string, unknown> }> = []
+      const replicaQueries: string[][] = [[], []]
+      const replicas = await Promise.all(replicaQueries.map(async (replicaQueries) => await open(t, limited.url, replicaQueries, {
+        onNotice: (message, detail) => { notices.push({ message, detail }) },
+        sharedTotals: { store: totals, onError: (error) => { t.fail(String(error)) } }
+      })))
+      t.match(notices, [{ message: IDENTITY_FALLBACK_NOTICE, detail: { err: { code: '42501' } } }, { message: IDENTITY_FALLBACK_NOTICE }], 'one line per store opened')
+      const [first, second] = replicas.map((replica) => kyselySource(replica, ledger(replica.db)))
+      t.ok(await whileUnwritten(replicas[0].db, async () => {
+        for (const one of replicaQueries) one.length = 0
+        t.equal(await first.count({}), 1240)
+        await totals.landed()
+        t.equal(await second.count({}), 1240)
+      }))
+      t.strictSame(replicaQueries.map((one) => one.filter((text) => /count\(\*\)/i.test(text)).length), [1, 0], 'the second replica was given the first one\'s total')
+      t.equal(notices.length, 2, 'and told nothing more as they count')
+    })
+
+    t.test('its identity names the server, the database, the user and the search_path, never as a system identifier does', async (t) => {
+      const { db: refused } = await open(t, limited.url)
+      const identity = await postgresIdentity(refused)
+      t.match(identity, new RegExp(`^server:127\\.0\\.0\\.1:\\d+@\\d+(?:\\.\\d+)?/test/${limited.role}/${limited.schema}$`))
+      t.not(identity, await postgresIdentity(db), 'the superuser\'s, on the same cluster, is another')
+      t.equal(await postgresIdentity(refused), identity, 'read again, the same: replicas agree on it')
+    })
+  })
+
+  t.test('any other failure to read the identity is thrown, not taken for a refusal', async (t) => {
+    const closed = await openStore(url, { setUp: setUpDemo })
+    await closed.close()
+    const notices: string[] = []
+    await t.rejects(postgresIdentity(closed.db, (message) => { notices.push(message) }), { message: 'driver has already been destroyed' })
+    t.strictSame(notices, [])
+  })
+
   t.test('through Redis, two replicas count a version once between them', async (t) => {
     if (!await needs(t, 'Redis')) return
     const { url: redisUrl, clear } = freshRedisPrefix()
@@ -94,8 +142,8 @@ if (await needs(t, 'PostgreSQL')) {
 }
 
 /** A pool on the catalogue at `url` with a ledger of 1240 entries, closed after `t`. */
-async function open (t: Test, url: string, queries?: string[]): Promise<Store> {
-  const store = await openStore(url, { onQuery: (text) => { queries?.push(text) }, setUp: setUpDemo })
+async function open (t: Test, url: string, queries?: string[], options: OpenStoreOptions<unknown> = {}): Promise<Store> {
+  const store = await openStore(url, { ...options, onQuery: (text) => { queries?.push(text) }, setUp: setUpDemo })
   t.teardown(() => store.close())
   return store
 }
@@ -109,4 +157,48 @@ async function whileUnwritten (db: Db, work: () => Promise<void>): Promise<boole
     if (await version() === before) return true
   }
   return false
+}
+
+/** Totals shared in a Map, as Redis holds them; `landed` settles once every write so far has. */
+function mapTotals (): TotalsStore & { landed: () => Promise<void> } {
+  const entries = new Map<string, string>()
+  const writes: Array<Promise<unknown>> = []
+  return {
+    get: async (key) => entries.get(key) ?? null,
+    set: (key, value) => {
+      const write = (async () => { entries.set(key, value) })()
+      writes.push(write)
+      return write
+    },
+    landed: async () => { await Promise.allSettled(writes) }
+  }
+}
+
+/**
+ * A login role of its own, refused pg_control_system() as managed services refuse it, owning a
+ * schema of its own; both dropped after `t`. EXECUTE is revoked from PUBLIC in the test database,
+ * and left so: superusers, as every other test connects, are not refused, and a test file running
+ * beside this one never finds it granted back halfway.
+ */
+async function limitedUser (t: Test): Promise<{ url: string, role: string, schema: string }> {
+  const role = uniqueName('gateway_limited')
+  const schema = uniqueName('gateway_test')
+  await withPostgres(async (client) => {
+    await client.query(`create role ${role} login`)
+    await client.query(`create schema ${schema} authorization ${role}`)
+    // The store says `create schema if not exists` on every start, which asks for this even when it exists.
+    await client.query(`grant create on database test to ${role}`)
+    await client.query('revoke execute on function pg_control_system() from public')
+    const { rows } = await client.query('select has_function_privilege($1, \'pg_control_system()\', \'execute\') as allowed', [role])
+    t.equal(rows[0].allowed, false, `${role} may not execute pg_control_system()`)
+  })
+  t.teardown(() => withPostgres(async (client) => {
+    // Its schema, its tables and its grant: all it owns or was given here.
+    await client.query(`drop owned by ${role}`)
+    await client.query(`drop role ${role}`)
+  }))
+  const url = new URL(SERVICES.PostgreSQL)
+  url.username = role
+  url.searchParams.set('schema', schema)
+  return { url: url.toString(), role, schema }
 }

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { problemOf, STORE_UNAVAILABLE_DETAIL } from '../../../src/core/problem.js'
-import { isStoreUnavailable } from '../../../src/store/errors.js'
+import { isStoreUnavailable, StoreUnavailableError } from '../../../src/store/errors.js'
 
 function failure (fields: Record<string, unknown>, message = 'boom'): Error {
   return Object.assign(new Error(message), fields)
@@ -46,4 +46,15 @@ t.test('a store failure becomes a 503 store-unavailable problem that keeps its m
   const { status, body } = problemOf(failure({ code: 'SQLITE_BUSY' }, 'database is locked'))
   t.equal(status, 503)
   t.strictSame(body, { type: 'urn:audience-gateway:problem:store-unavailable', title: 'Store unavailable', status: 503, detail: STORE_UNAVAILABLE_DETAIL })
+})
+
+t.test('the gateway\'s own finding (no connection in time, a file moved) and pg\'s pool timeout are unavailability', async (t) => {
+  t.ok(isStoreUnavailable(new StoreUnavailableError('no reader came free within 3000 ms')))
+  t.ok(isStoreUnavailable(new Error('timeout exceeded when trying to connect')))
+  // A server that takes the connection and never answers, or drops it: pg's own words.
+  t.ok(isStoreUnavailable(new Error('Connection terminated due to connection timeout', { cause: new Error('Connection terminated unexpectedly') })))
+  t.ok(isStoreUnavailable(new Error('Connection terminated unexpectedly')))
+  const { status, headers } = problemOf(new StoreUnavailableError('the file at data/x.sqlite is not the one opened'))
+  t.equal(status, 503)
+  t.equal(headers['Retry-After'], '5')
 })

@@ -1,11 +1,14 @@
 // The PostgreSQL store: set up in its own schema, idempotently, by replicas starting together;
-// served with the same types as SQLite; and a pooled connection lost while idle is survived.
+// served with the same types as SQLite; a pooled connection lost while idle is survived; and a
+// query that finds every connection held waits a bounded time, then fails as unavailable (a 503).
 import { sql } from 'kysely'
 import pg from 'pg'
 import t, { type Test } from 'tap'
 import { DEMO_BOOKS, LEDGER_SIZE } from '../../../src/store/demo.js'
 import { isStoreUnavailable } from '../../../src/store/errors.js'
 import { openStore, setUpDemo, type Db, type StoreOptions } from '../../../src/store/index.js'
+import { AUTH, buildApp } from '../../helpers/app.js'
+import { expectProblem } from '../../helpers/problem.js'
 import { freshSchema, needs, SERVICES, uniqueName, withPostgres } from '../../helpers/services.js'
 
 if (await needs(t, 'PostgreSQL')) {
@@ -78,6 +81,57 @@ if (await needs(t, 'PostgreSQL')) {
     await lost
     t.equal((await db.selectFrom('authors').select('id').execute()).length, 1)
   })
+
+  t.test('every pooled connection held: a query waits acquireTimeoutMs, fails as unavailable, and queries succeed once they are freed', async (t) => {
+    const db = await fresh(t, { acquireTimeoutMs: 200 })
+    const release = await holdEvery(db, PG_POOL_SIZE)
+    t.teardown(release)
+    const error = await db.selectFrom('authors').select('id').execute().then(() => undefined, (caught: unknown) => caught)
+    t.match(error, { message: 'timeout exceeded when trying to connect' }, 'pg-pool\'s own failure, not a hang')
+    t.ok(isStoreUnavailable(error), 'a 503 the client may retry')
+    await release()
+    t.equal((await db.selectFrom('authors').select('id').execute()).length, 1)
+  })
+
+  t.test('through the app, a request that finds every connection held is a 503 store-unavailable with Retry-After', async (t) => {
+    const { url, drop } = freshSchema()
+    t.teardown(drop)
+    const { app } = await buildApp(t, { databaseUrl: url, acquireTimeoutMs: 200 })
+    const release = await holdEvery(app.store.db, PG_POOL_SIZE)
+    t.teardown(release)
+    const res = await app.inject({ url: '/books/1', headers: AUTH })
+    expectProblem(t, res, { status: 503, kind: 'store-unavailable' })
+    t.ok(res.headers['retry-after'], 'Retry-After says when to try again')
+    await release()
+    t.equal((await app.inject({ url: '/books/1', headers: AUTH })).statusCode, 200, 'served once they are freed')
+  })
+}
+
+/** pg-pool's default `max`, which the store keeps. */
+const PG_POOL_SIZE = 10
+
+/**
+ * Holds `count` of `db`'s pooled connections, as slow plain lists would, and resolves once all are
+ * held, with what frees them (and settles once they are back in the pool).
+ */
+async function holdEvery (db: Db, count: number): Promise<() => Promise<void>> {
+  let free = () => {}
+  const freed = new Promise<void>((resolve) => { free = resolve })
+  const entered: Array<Promise<void>> = []
+  const holders = Array.from({ length: count }, async () => {
+    let inside = () => {}
+    entered.push(new Promise<void>((resolve) => { inside = resolve }))
+    await db.connection().execute(async () => {
+      inside()
+      await freed
+    })
+  })
+  // A holder that fails to get its connection rejects here, rather than leaving the wait to hang.
+  await Promise.race([Promise.all(entered), Promise.all(holders)])
+  return async () => {
+    free()
+    await Promise.all(holders)
+  }
 }
 
 /** A store on a fresh schema, closed and dropped after `t`. */

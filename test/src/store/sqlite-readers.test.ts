@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3'
 import t from 'tap'
 import { kyselySource } from '../../../src/sources/index.js'
 import { openStore } from '../../../src/store/index.js'
+import { isStoreUnavailable } from '../../../src/store/errors.js'
 import { sqliteReaders } from '../../../src/store/sqlite-readers.js'
 
 interface Tables {
@@ -89,4 +90,18 @@ t.test('a stream that fails gives its reader back, and says why', async (t) => {
 
 t.test('a reader count must be a positive integer', async (t) => {
   t.throws(() => sqliteReaders(openReader, { maxReaders: 0 }), /maxReaders must be a positive integer; got 0/)
+})
+
+t.test('a stream waits for a reader at most waitMs, then fails as unavailable, and leaves the queue', async (t) => {
+  const readers = sqliteReaders(openReader, { maxReaders: 1, waitMs: 50 })
+  const compiled = db.selectFrom('entries').select('id').orderBy('id').compile()
+  const holder = readers.stream(compiled)[Symbol.asyncIterator]()
+  t.strictSame((await holder.next()).value, { id: 1 })
+  const late = readers.stream(compiled)[Symbol.asyncIterator]()
+  const error = await t.rejects(late.next(), { name: 'StoreUnavailableError', message: 'All 1 SQLite readers stayed busy for 50 ms.' })
+  t.ok(isStoreUnavailable(error), 'a 503 the client may retry')
+  await holder.return?.(undefined)
+  const next = readers.stream(compiled)[Symbol.asyncIterator]()
+  t.strictSame((await within(next.next())).value, { id: 1 }, 'the freed reader goes to the next stream, not to the one that gave up')
+  await next.return?.(undefined)
 })
