@@ -1,5 +1,5 @@
 // Liveness and readiness for a load balancer: alive while the process serves, ready while the
-// store answers and the process is not shedding load. Probes are never rate limited.
+// store answers, the process is not shedding load and not shutting down. Probes are never rate limited.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import Type from 'typebox'
@@ -15,8 +15,8 @@ const BODY_NOT_ALLOWED = problemResponse('A problem (RFC 9457): a body on a GET 
 
 const HEALTHY = { description: 'Healthy.', headers: headers('ETag'), content: { 'application/json': { schema: Health } } }
 
-/** Not ready: the store does not answer, or the process is shedding load. */
-const NOT_READY = problemResponse('A problem (RFC 9457): the store does not answer, or the server is overloaded; retry after a while.', headers('Retry-After'))
+/** Not ready: shutting down, the store does not answer, or the process is shedding load. */
+const NOT_READY = problemResponse('A problem (RFC 9457): the replica is shutting down, the store does not answer, or the server is overloaded.', headers('Retry-After'))
 
 async function health (app: FastifyInstance): Promise<void> {
   app.get('/healthz', {
@@ -35,11 +35,13 @@ async function health (app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'checkReadiness',
       summary: 'Readiness: the store answers.',
-      description: 'For a load balancer: 200 while the store answers and the process is not shedding load, else 503. Never rate limited.',
+      description: 'For a load balancer: 200 while the store answers, the process is not shedding load and it is not shutting down, else 503. Never rate limited.',
       tags: ['health'],
       response: { 200: HEALTHY, 304: notModifiedResponse(), 412: PRECONDITION_FAILED, 413: BODY_NOT_ALLOWED, 503: NOT_READY }
     }
   }, async (request) => {
+    // At once on SIGTERM, while every other route is still served: the balancer takes the replica out.
+    if (app.draining) throw problem('AG_SHUTTING_DOWN', 'The replica is shutting down: route requests to another.')
     try {
       await app.store.probe()
     } catch (err) {
@@ -50,4 +52,4 @@ async function health (app: FastifyInstance): Promise<void> {
   })
 }
 
-export default fp(health, { name: 'health', dependencies: ['store'] })
+export default fp(health, { name: 'health', dependencies: ['store', 'drain'] })

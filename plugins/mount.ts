@@ -5,6 +5,7 @@ import fp from 'fastify-plugin'
 import { compileMount } from '../src/core/resource.js'
 import type { Mount, MountSettings } from '../src/core/mount.js'
 import { routeOf } from '../src/http/route.js'
+import { DEFAULT_STALL_MS } from '../src/http/stalled.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -19,12 +20,15 @@ export const HANDLE_DESCRIPTION = 'An identifier: pass it as it is to other tool
 export interface MountOptions {
   timeZone: string
   handleDescription?: string
+  /** How long a streamed list may wait on a client that does not read before it is cut (default DEFAULT_STALL_MS). */
+  stallMs?: number
 }
 
 async function mount (app: FastifyInstance, options: MountOptions): Promise<void> {
   const settings: MountSettings = { timeZone: options.timeZone, handleDescription: options.handleDescription ?? HANDLE_DESCRIPTION }
+  const route = { stallMs: options.stallMs ?? DEFAULT_STALL_MS }
   app.decorate('mount', function mountRoute (this: FastifyInstance, definition: Mount) {
-    this.route(routeOf(compileMount(definition, settings)))
+    this.route(routeOf(compileMount(definition, settings), route))
   })
 }
 

@@ -21,7 +21,19 @@ export interface Config {
   readonly rateLimitWindow: number
   /** The Redis replicas share rate limits and totals through; absent: both stay in process. */
   readonly redisUrl?: string
+  /** After SIGTERM: seconds the replica goes on accepting and serving (readiness 503) before it closes its listener. */
+  readonly shutdownDrainSeconds: number
+  /** After the drain: seconds requests in flight have to finish before they are cut and the process exits 1. */
+  readonly shutdownGraceSeconds: number
+  /** Seconds a streamed list may wait on a client that does not read before it is cut. */
+  readonly streamStallSeconds: number
 }
+
+/** A balancer's usual health-check period covered, then a long list's time to finish. */
+export const SHUTDOWN_DEFAULTS = { drainSeconds: 5, graceSeconds: 10 } as const
+
+/** A client that has not read for this long has stopped: its list is cut and its reader freed. */
+export const STREAM_STALL_DEFAULT_SECONDS = 10
 
 /** Per key (or address) and window, when RATE_LIMIT_MAX and RATE_LIMIT_WINDOW are unset. */
 export const RATE_LIMIT_DEFAULTS = { max: 1000, windowSeconds: 60 } as const
@@ -42,7 +54,10 @@ export function loadConfig (env: Readonly<Record<string, string | undefined>>): 
     corsOrigins: readOrigins(env.CORS_ORIGINS),
     rateLimitMax: readWhole('RATE_LIMIT_MAX', env.RATE_LIMIT_MAX ?? String(RATE_LIMIT_DEFAULTS.max), 0, 'a whole number of requests (0 turns rate limiting off)'),
     rateLimitWindow: readWhole('RATE_LIMIT_WINDOW', env.RATE_LIMIT_WINDOW ?? String(RATE_LIMIT_DEFAULTS.windowSeconds), 1, 'a whole number of seconds from 1'),
-    ...readRedisUrl(env.REDIS_URL)
+    ...readRedisUrl(env.REDIS_URL),
+    shutdownDrainSeconds: readWhole('SHUTDOWN_DRAIN_SECONDS', env.SHUTDOWN_DRAIN_SECONDS ?? String(SHUTDOWN_DEFAULTS.drainSeconds), 0, 'a whole number of seconds (0: close at once)'),
+    shutdownGraceSeconds: readWhole('SHUTDOWN_GRACE_SECONDS', env.SHUTDOWN_GRACE_SECONDS ?? String(SHUTDOWN_DEFAULTS.graceSeconds), 1, 'a whole number of seconds from 1'),
+    streamStallSeconds: readWhole('STREAM_STALL_SECONDS', env.STREAM_STALL_SECONDS ?? String(STREAM_STALL_DEFAULT_SECONDS), 1, 'a whole number of seconds from 1')
   }
 }
 

@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely'
 import audience from '../plugins/audience.js'
 import auth from '../plugins/auth.js'
 import cors from '../plugins/cors.js'
+import drain from '../plugins/drain.js'
 import etag from '../plugins/etag.js'
 import mount from '../plugins/mount.js'
 import wellFormed from '../plugins/well-formed.js'
@@ -32,10 +33,18 @@ export type GatewayOptions = Pick<Config, 'databaseUrl' | 'timeZone' | 'apiKeys'
     handleDescription?: string
     /** The tags the resources use, each with what it groups, listed at the top of the OpenAPI document. */
     tags?: SwaggerOptions['tags']
+    /** How long a query waits for a connection (a SQLite reader, a pooled PostgreSQL one) before a 503; default 3 s. */
+    acquireTimeoutMs?: number
+    /** SQLite readers: whole lists streaming at once (default 8). */
+    maxReaders?: number
+    /** How long a streamed list may wait on a client that does not read before it is cut; default 10 s. */
+    stallMs?: number
   }
 
 async function gateway (fastify: FastifyInstance, options: GatewayOptions): Promise<void> {
   await fastify.register(problems)
+  // First of the onRequest hooks: while draining, every answer says `Connection: close`, shed ones too.
+  await fastify.register(drain)
   // onRequest hooks run in this order: CORS and security headers go on every answer, shed ones
   // included; shedding comes before any work; rate limits after auth, which names the caller.
   await fastify.register(cors, { origins: options.corsOrigins ?? [] })
@@ -44,7 +53,7 @@ async function gateway (fastify: FastifyInstance, options: GatewayOptions): Prom
   await fastify.register(loadShedding, options.loadShedding ?? {})
   // State replicas share: rows in the store, rate-limit budgets and counted totals in Redis (if set).
   await fastify.register(redis, { url: options.redisUrl })
-  await fastify.register(store, { databaseUrl: options.databaseUrl, onQuery: options.onQuery, setUp: options.setUp })
+  await fastify.register(store, { databaseUrl: options.databaseUrl, onQuery: options.onQuery, setUp: options.setUp, acquireTimeoutMs: options.acquireTimeoutMs, maxReaders: options.maxReaders })
   await fastify.register(audience)
   await fastify.register(auth, { keys: options.apiKeys })
   await fastify.register(rateLimit, {
@@ -58,7 +67,7 @@ async function gateway (fastify: FastifyInstance, options: GatewayOptions): Prom
   await fastify.register(etag)
   // Before any route: the document is cut from the routes as they register.
   await fastify.register(swagger, { tags: options.tags })
-  await fastify.register(mount, { timeZone: options.timeZone, handleDescription: options.handleDescription })
+  await fastify.register(mount, { timeZone: options.timeZone, handleDescription: options.handleDescription, stallMs: options.stallMs })
   await fastify.register(health)
 }
 

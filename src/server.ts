@@ -1,11 +1,14 @@
-// The process: configuration from the environment, the logger, listening, and a graceful close
-// on SIGTERM/SIGINT that lets in-flight requests finish.
+// The process: configuration from the environment, the logger, listening, and a graceful shutdown:
+// on SIGTERM a drain (readiness 503, everything else still served) so a balancer takes the replica
+// out, then the listener closed while requests in flight finish, within a grace period.
 import { realpathSync } from 'node:fs'
 import type { Server } from 'node:http'
 import type { Socket } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { setTimeout as sleep } from 'node:timers/promises'
 import closeWithGrace from 'close-with-grace'
-import Fastify, { type FastifyError, type FastifyHttpOptions, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
+import fp from 'fastify-plugin'
+import Fastify, { type FastifyError, type FastifyHttpOptions, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 import app from './app.js'
 import { PROBLEM_MEDIA_TYPE } from './audience.js'
 import { writeRawProblem } from './http/raw-answer.js'
@@ -18,9 +21,6 @@ import { problemOf } from './core/problem.js'
 export function loggerOptions (level: Config['logLevel']): FastifyServerOptions['logger'] {
   return { level, redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' } }
 }
-
-/** How long a SIGTERM waits for in-flight requests before the process gives up on them. */
-export const CLOSE_GRACE_MS = 10_000
 
 /** How long a client has to send its whole request, headers included. */
 const REQUEST_TIMEOUT_MS = 10_000
@@ -90,6 +90,35 @@ function connectionProblem (error: Error & { code?: string }, socket: Socket): v
 
 const RAW_SECURITY_HEADERS = apiSecurityHeaders()
 
+/**
+ * On SIGTERM: drain for `shutdownDrainSeconds` (readiness 503 at once, connections still accepted and
+ * served, each answer with `Connection: close`), then close the listener and idle sockets and let
+ * requests in flight finish for up to `shutdownGraceSeconds`; exit 0. Requests still in flight then
+ * are cut (a streamed list ends without its final chunk) and the process exits 1. SIGINT (Ctrl-C)
+ * skips the drain; a second signal exits 1 at once.
+ */
+function shutDownGracefully (server: FastifyInstance, config: Pick<Config, 'shutdownDrainSeconds' | 'shutdownGraceSeconds'>): void {
+  const drainMs = config.shutdownDrainSeconds * 1000
+  closeWithGrace({
+    delay: drainMs + config.shutdownGraceSeconds * 1000,
+    logger: { error: (message: unknown) => { server.log.error(message) } },
+    onTimeout: () => { server.log.error({ cut: server.inFlight }, 'the grace period is over: requests still in flight are cut, exiting 1') }
+  }, async ({ signal, err }) => {
+    /* c8 ignore next 4 -- only an uncaught error takes this branch, and no test may crash the server */
+    if (err !== undefined) {
+      server.log.error({ err }, 'closing after an error')
+      return await server.close()
+    }
+    server.drain()
+    if (signal === 'SIGTERM' && drainMs > 0) {
+      server.log.info({ signal, drainSeconds: config.shutdownDrainSeconds }, 'draining: readiness answers 503, requests are still served')
+      await sleep(drainMs)
+    }
+    server.log.info({ signal, inFlight: server.inFlight, graceSeconds: config.shutdownGraceSeconds }, 'closing: no new connections, requests in flight finish')
+    await server.close()
+  })
+}
+
 async function main (): Promise<void> {
   let config: Config
   try {
@@ -100,13 +129,9 @@ async function main (): Promise<void> {
     process.exit(1)
   }
   const server = Fastify(serverOptions(config.logLevel))
-  await server.register(app, config)
-  closeWithGrace({ delay: CLOSE_GRACE_MS }, async ({ signal, err }) => {
-    /* c8 ignore next -- only an uncaught error takes this branch, and no test may crash the server */
-    if (err !== undefined) server.log.error({ err }, 'closing after an error')
-    else server.log.info({ signal }, 'closing')
-    await server.close()
-  })
+  // Unencapsulated: the shutdown below drains through the gateway's decorators.
+  await server.register(fp(app), { ...config, stallMs: config.streamStallSeconds * 1000 })
+  shutDownGracefully(server, config)
   await server.listen({ port: config.port, host: config.host })
 }
 

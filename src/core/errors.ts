@@ -28,7 +28,8 @@ export const PROBLEM_KINDS = {
   AG_RATE_LIMITED: { status: 429, title: 'Rate limited', when: 'too many requests from this key or address; retry after the Retry-After header\'s seconds' },
   AG_HEADERS_TOO_LARGE: { status: 431, title: 'Headers too large', when: 'the request\'s headers are too large' },
   AG_STORE_UNAVAILABLE: { status: 503, title: 'Store unavailable', when: 'the store does not answer', retryAfter: 5 },
-  AG_OVERLOADED: { status: 503, title: 'Overloaded', when: 'the server is overloaded' }
+  AG_OVERLOADED: { status: 503, title: 'Overloaded', when: 'the server is overloaded' },
+  AG_SHUTTING_DOWN: { status: 503, title: 'Shutting down', when: 'the replica is shutting down (readiness only): route to another' }
 } as const satisfies Readonly<Record<string, ProblemKind>>
 
 export type ProblemCode = keyof typeof PROBLEM_KINDS

@@ -7,6 +7,7 @@ import { NO_ROUTE, problem } from '../core/errors.js'
 import type { Resource } from '../core/resource.js'
 import { compileSerializer } from '../core/serializer.js'
 import { bodyResponse, problemResponses } from './responses.js'
+import { cutWhenStalled } from './stalled.js'
 
 function acceptAsSent (): boolean {
   return true
@@ -14,7 +15,12 @@ function acceptAsSent (): boolean {
 
 const DESCRIPTIONS = { list: 'The list.', retrieve: 'The record.', text: 'The text.' } as const
 
-export function routeOf (resource: Resource): RouteOptions {
+export interface RouteSettings {
+  /** How long a streamed list may wait on a client that does not read before it is cut. */
+  readonly stallMs: number
+}
+
+export function routeOf (resource: Resource, settings: RouteSettings): RouteOptions {
   const variants = resource.kind === 'text' ? TEXT_VARIANTS : JSON_VARIANTS
   return {
     method: 'GET',
@@ -43,6 +49,11 @@ export function routeOf (resource: Resource): RouteOptions {
       if (Object.values(params).includes('')) throw problem('AG_NOT_FOUND', NO_ROUTE)
       const served = await resource.serve({ audience: request.audience, query: request.query as Record<string, unknown>, params })
       reply.type(`${variants[request.audience]}; charset=utf-8`)
+      if (served.kind === 'json-array') {
+        cutWhenStalled(reply.raw, settings.stallMs, () => {
+          request.log.warn({ stallMs: settings.stallMs }, 'cut a streamed list whose client stopped reading')
+        })
+      }
       return served.body
     }
   }

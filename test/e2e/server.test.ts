@@ -6,7 +6,7 @@ import { runServer, startServer } from '../helpers/server.js'
 const KEY = 'e2e-key-0123456789abcdef'
 
 t.test('serves the demo both ways and closes cleanly on SIGTERM', async (t) => {
-  const server = await startServer({ API_KEYS: KEY, DATABASE_URL: join(t.testdir(), 'catalogue.sqlite') })
+  const server = await startServer({ API_KEYS: KEY, DATABASE_URL: join(t.testdir(), 'catalogue.sqlite'), SHUTDOWN_DRAIN_SECONDS: '0' })
   t.teardown(() => { server.child.kill('SIGKILL') })
   const plain = await fetch(`${server.url}/books`, { headers: { authorization: `Bearer ${KEY}` } })
   t.equal(plain.status, 200)

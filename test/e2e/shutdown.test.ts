@@ -1,12 +1,12 @@
-// SIGTERM on the real process: the response in flight is finished, idle and new connections are
-// refused, and the process exits 0.
+// SIGTERM on the real process: a drain (readiness 503, everything else served with `Connection:
+// close`), then the listener and idle sockets closed while the request in flight finishes, exit 0;
+// or, when the grace period ends first, the list cut and exit 1.
 import { once } from 'node:events'
 import { request, Agent, type IncomingMessage } from 'node:http'
 import { connect } from 'node:net'
 import { join } from 'node:path'
-import SQLite from 'better-sqlite3'
 import t from 'tap'
-import { openStore, setUpDemo } from '../../src/store/index.js'
+import { EXTRA_BOOKS, seedLongShelf } from '../fixtures/long-shelf.js'
 import { startServer } from '../helpers/server.js'
 import { until } from '../helpers/until.js'
 
@@ -15,13 +15,41 @@ import { until } from '../helpers/until.js'
 t.setTimeout(120_000)
 
 const KEY = 'shutdown-key-0123456789abcdef'
-/** Enough rows that the plain list (~130 bytes a row) outgrows every socket buffer on the way. */
-const EXTRA_BOOKS = 200_000
 
-t.test('SIGTERM finishes the request in flight, refuses new connections, and exits 0', async (t) => {
-  const file = join(t.testdir(), 'catalogue.sqlite')
-  await seedLargeCatalogue(file)
-  const server = await startServer({ API_KEYS: KEY, DATABASE_URL: file })
+const file = join(t.testdir(), 'catalogue.sqlite')
+await seedLongShelf(file)
+
+t.test('SIGTERM drains first: readiness 503 at once, everything else still served with Connection: close', async (t) => {
+  const server = await startServer({ API_KEYS: KEY, DATABASE_URL: file, SHUTDOWN_DRAIN_SECONDS: '600' })
+  t.teardown(() => { server.child.kill('SIGKILL') })
+  const { hostname, port } = new URL(server.url)
+  const pool = new Agent({ keepAlive: true })
+  t.teardown(() => pool.destroy())
+  await drain(await get(hostname, port, '/healthz', pool))
+
+  server.child.kill('SIGTERM')
+  t.match(await server.logged(/^draining/), { drainSeconds: 600 })
+  const ready = await get(hostname, port, '/readyz', new Agent())
+  t.equal(ready.statusCode, 503, 'readiness says so at once, on a new connection: the listener still accepts')
+  t.equal(ready.headers.connection, 'close')
+  t.match(JSON.parse(await text(ready)), { type: 'urn:audience-gateway:problem:shutting-down', status: 503 })
+  const page = await get(hostname, port, '/books?limit=1', pool, { 'x-audience': 'agent' })
+  t.equal(page.statusCode, 200, 'a request on a kept-alive socket is served')
+  t.equal(page.headers.connection, 'close', 'and its client told to reconnect (elsewhere, once the balancer has seen the 503)')
+  t.match(JSON.parse(await text(page)), { items: [{ id: 1 }] })
+  const fresh = await get(hostname, port, '/books/1', new Agent())
+  t.equal(fresh.statusCode, 200, 'a new connection is served')
+  t.equal(fresh.headers.connection, 'close')
+  await drain(fresh)
+
+  server.child.kill('SIGTERM')
+  t.equal(await server.exited, 1, 'a second signal exits 1 at once')
+  t.ok(await server.logged(/^second SIGTERM, exiting$/))
+})
+
+t.test('after the drain: the listener closes, idle sockets too, the request in flight finishes, and the process exits 0', async (t) => {
+  // The list's client pauses for as long as the test takes: never cut for it here.
+  const server = await startServer({ API_KEYS: KEY, DATABASE_URL: file, SHUTDOWN_DRAIN_SECONDS: '1', STREAM_STALL_SECONDS: '600' })
   t.teardown(() => { server.child.kill('SIGKILL') })
   const { hostname, port } = new URL(server.url)
 
@@ -47,6 +75,7 @@ t.test('SIGTERM finishes the request in flight, refuses new connections, and exi
 
   const idleClosed = idle.destroyed ? Promise.resolve() : once(idle, 'close')
   server.child.kill('SIGTERM')
+  t.match(await server.logged(/^closing/), { inFlight: 1 }, 'the drain over, the list is the one request in flight')
   await idleClosed
   t.pass('the idle keep-alive connection is closed')
   // Node's http server closes its listener right after its idle connections, a moment later seen
@@ -65,22 +94,34 @@ t.test('SIGTERM finishes the request in flight, refuses new connections, and exi
   t.ok(completed(server.logs, '/books'), 'and was logged as completed')
 })
 
-/** The demo catalogue, then many more books. */
-async function seedLargeCatalogue (file: string): Promise<void> {
-  await (await openStore(file, { setUp: setUpDemo })).close()
-  const db = new SQLite(file)
-  const insert = db.prepare('insert into books (id, title, status, price, published_on, author_id) values (?, ?, ?, ?, ?, 1)')
-  db.transaction(() => {
-    for (let id = 4; id < 4 + EXTRA_BOOKS; id++) insert.run(id, `Book number ${id} of a long shelf`, 'published', '12.50', '2001-01-01')
-  })()
-  db.close()
-}
+t.test('a list still streaming when the grace period ends is cut, without its final chunk, and the process exits 1', async (t) => {
+  const server = await startServer({ API_KEYS: KEY, DATABASE_URL: file, SHUTDOWN_DRAIN_SECONDS: '0', SHUTDOWN_GRACE_SECONDS: '1', STREAM_STALL_SECONDS: '600' })
+  t.teardown(() => { server.child.kill('SIGKILL') })
+  const { hostname, port } = new URL(server.url)
+  const slow = await get(hostname, port, '/books', new Agent())
+  await once(slow, 'data')
+  slow.pause()
 
-async function get (hostname: string, port: string, path: string, agent: Agent): Promise<IncomingMessage> {
-  const req = request({ hostname, port, path, agent, headers: { authorization: `Bearer ${KEY}` } })
+  server.child.kill('SIGTERM')
+  t.equal(await server.exited, 1)
+  t.match(await server.logged(/^the grace period is over/), { cut: 1, level: 50 }, 'the cut is logged as an error, with how many were cut')
+  const aborted = once(slow, 'error')
+  slow.resume()
+  t.match((await aborted)[0], { code: 'ECONNRESET', message: 'aborted' }, 'the client can tell: no final chunk')
+  t.notOk(slow.complete)
+})
+
+async function get (hostname: string, port: string, path: string, agent: Agent, headers: Record<string, string> = {}): Promise<IncomingMessage> {
+  const req = request({ hostname, port, path, agent, headers: { authorization: `Bearer ${KEY}`, ...headers } })
   req.end()
   const [res] = await once(req, 'response') as [IncomingMessage]
   return res
+}
+
+async function text (res: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of res) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString()
 }
 
 async function drain (res: IncomingMessage): Promise<void> {

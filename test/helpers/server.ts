@@ -1,6 +1,6 @@
 // The real server process (src/server.ts), as `npm start` runs it, on a free port.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { once } from 'node:events'
+import { EventEmitter, once } from 'node:events'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 
@@ -11,6 +11,8 @@ export interface RunningServer {
   readonly logs: Array<Record<string, unknown>>
   /** Resolves with the exit code once the process ends. */
   readonly exited: Promise<number | null>
+  /** Resolves with the first log entry (so far or to come) whose message matches. */
+  logged: (message: RegExp) => Promise<Record<string, unknown>>
 }
 
 const ROOT = join(import.meta.dirname, '..', '..')
@@ -20,17 +22,32 @@ const TS_LOADER = '--import=@tapjs/typescript/import'
 export async function startServer (env: Record<string, string>): Promise<RunningServer> {
   const { child, logs, stderr } = spawnServer(env)
   const exited = once(child, 'exit').then(([code]) => code as number | null)
+  const entries = new EventEmitter()
   const url = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! })
     lines.on('line', (line) => {
       const entry = parse(line)
       logs.push(entry)
+      entries.emit('entry', entry)
       const match = /listening at (http:\/\/\S+)/.exec(String(entry.msg))
       if (match !== null) resolve(match[1])
     })
     exited.then((code) => reject(new Error(`server exited with ${code}: ${stderr.join('')}`)), reject)
   })
-  return { url, child, logs, exited }
+  const logged = async (message: RegExp): Promise<Record<string, unknown>> => {
+    const matches = (entry: Record<string, unknown>): boolean => message.test(String(entry.msg))
+    const found = logs.find(matches)
+    if (found !== undefined) return found
+    return await new Promise((resolve) => {
+      const listen = (entry: Record<string, unknown>): void => {
+        if (!matches(entry)) return
+        entries.off('entry', listen)
+        resolve(entry)
+      }
+      entries.on('entry', listen)
+    })
+  }
+  return { url, child, logs, exited, logged }
 }
 
 /** Runs the server to its end (e.g. with a bad configuration): its exit code and stderr. */

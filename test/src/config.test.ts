@@ -11,7 +11,10 @@ t.test('defaults', async (t) => {
     logLevel: 'info',
     corsOrigins: [],
     rateLimitMax: 1000,
-    rateLimitWindow: 60
+    rateLimitWindow: 60,
+    shutdownDrainSeconds: 5,
+    shutdownGraceSeconds: 10,
+    streamStallSeconds: 10
   })
 })
 
@@ -26,7 +29,10 @@ t.test('every variable read', async (t) => {
     CORS_ORIGINS: 'https://app.example.com, http://localhost:5173',
     RATE_LIMIT_MAX: '120',
     RATE_LIMIT_WINDOW: '10',
-    REDIS_URL: 'redis://127.0.0.1:6379'
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    SHUTDOWN_DRAIN_SECONDS: '0',
+    SHUTDOWN_GRACE_SECONDS: '30',
+    STREAM_STALL_SECONDS: '60'
   }), {
     port: 8080,
     host: '0.0.0.0',
@@ -37,7 +43,10 @@ t.test('every variable read', async (t) => {
     corsOrigins: ['https://app.example.com', 'http://localhost:5173'],
     rateLimitMax: 120,
     rateLimitWindow: 10,
-    redisUrl: 'redis://127.0.0.1:6379'
+    redisUrl: 'redis://127.0.0.1:6379',
+    shutdownDrainSeconds: 0,
+    shutdownGraceSeconds: 30,
+    streamStallSeconds: 60
   })
 })
 
@@ -88,6 +97,9 @@ t.test('a bad value is refused with one line naming the variable', async (t) => 
     [{ RATE_LIMIT_MAX: '99999999999999999999' }, /^RATE_LIMIT_MAX /],
     [{ RATE_LIMIT_WINDOW: '0' }, /^RATE_LIMIT_WINDOW must be a whole number of seconds from 1; got "0"\.$/],
     [{ RATE_LIMIT_WINDOW: '1.5' }, /^RATE_LIMIT_WINDOW /],
+    [{ SHUTDOWN_DRAIN_SECONDS: '-1' }, /^SHUTDOWN_DRAIN_SECONDS must be a whole number of seconds \(0: close at once\); got "-1"\.$/],
+    [{ SHUTDOWN_GRACE_SECONDS: '0' }, /^SHUTDOWN_GRACE_SECONDS must be a whole number of seconds from 1; got "0"\.$/],
+    [{ STREAM_STALL_SECONDS: 'ten' }, /^STREAM_STALL_SECONDS must be a whole number of seconds from 1; got "ten"\.$/],
     [{ DATABASE_URL: 'postgres://db.example/app?schema=Tenant' }, /^DATABASE_URL is not a usable PostgreSQL URL: schema must be a lower-case name .*got "Tenant"\.$/],
     [{ DATABASE_URL: 'postgresql://[db' }, /^DATABASE_URL is not a usable PostgreSQL URL: it is not a URL/],
     [{ REDIS_URL: '127.0.0.1:6379' }, /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL such as "redis:\/\/127\.0\.0\.1:6379"\.$/],

@@ -1,0 +1,35 @@
+// Draining before a shutdown, as a balancer expects of a replica it is taking out: from `app.drain()`
+// on, readiness answers 503 (plugins/health.ts) while every other request is still served, each
+// answer with `Connection: close`, so that clients on kept-alive sockets reconnect, to another
+// replica once the balancer has seen the 503. The process (src/server.ts) decides when to drain
+// and when to close; this plugin also counts the responses in flight, for the log of a cut.
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** From now on: readiness 503, `Connection: close` on every answer. Idempotent. */
+    drain: () => void
+    /** Whether `drain()` was called. */
+    readonly draining: boolean
+    /** Responses begun and not yet finished or abandoned. */
+    readonly inFlight: number
+  }
+}
+
+async function drain (app: FastifyInstance): Promise<void> {
+  let draining = false
+  const inFlight = new Set<object>()
+  app.decorate('drain', () => { draining = true })
+  app.decorate('draining', { getter: () => draining })
+  app.decorate('inFlight', { getter: () => inFlight.size })
+  app.addHook('onRequest', async (request, reply) => {
+    const response = reply.raw
+    inFlight.add(response)
+    // 'close' ends every response: sent whole, cut, or its client gone.
+    response.once('close', () => { inFlight.delete(response) })
+    if (draining) reply.header('connection', 'close')
+  })
+}
+
+export default fp(drain, { name: 'drain' })
