@@ -3,7 +3,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { PROBLEM_MEDIA_TYPE } from '../src/audience.js'
-import { NO_ROUTE, problem } from '../src/core/errors.js'
+import { isProblemCode, NO_ROUTE, problem } from '../src/core/errors.js'
 import { problemOf } from '../src/core/problem.js'
 
 async function problems (app: FastifyInstance): Promise<void> {
@@ -49,7 +49,9 @@ export default fp(problems, { name: 'problems' })
 
 function sendProblem (error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const { status, body, headers } = problemOf(error)
-  if (status >= 500) request.log.error({ err: error }, 'request failed')
+  // A 5xx the gateway chose (shutting down, overloaded) is a state, not a fault: no stack to read.
+  if (status >= 500 && isProblemCode((error as { code?: unknown }).code)) request.log.warn({ status, type: body.type }, 'request refused')
+  else if (status >= 500) request.log.error({ err: error }, 'request failed')
   else request.log.info({ status, type: body.type }, 'request rejected')
   return reply.code(status).headers(headers).type(PROBLEM_MEDIA_TYPE).send(body)
 }

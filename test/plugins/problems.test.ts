@@ -20,6 +20,7 @@ app.get('/invalid', async () => { throw invalidArguments({ page: ['Must be an in
 app.get('/store', async () => {
   throw Object.assign(problem('AG_STORE_UNAVAILABLE', 'The store does not answer; retry shortly.'), { headers: { 'Retry-After': 5 } })
 })
+app.get('/shutting-down', async () => { throw problem('AG_SHUTTING_DOWN', 'The replica is shutting down: route requests to another.') })
 app.get('/boom', async () => { throw new Error('secret connection string postgres://u:p@db') })
 app.get('/search', {
   schema: {
@@ -112,6 +113,14 @@ t.test('an unexpected error is a 500 that says nothing internal, logged with its
   t.equal(failed.length, 1)
   t.equal(failed[0].level, 50, 'logged as an error')
   t.equal(failed[0].err?.message, 'secret connection string postgres://u:p@db')
+})
+
+t.test('a 5xx the gateway chose (shutting down, overloaded) is a warning without a stack, not an error', async (t) => {
+  logs.length = 0
+  const res = await app.inject('/shutting-down')
+  t.equal(res.statusCode, 503)
+  t.match(logs.filter((line) => line.msg === 'request refused'), [{ level: 40, status: 503, type: 'urn:audience-gateway:problem:shutting-down' }])
+  t.notOk(logs.some((line) => line.level >= 50 || line.err !== undefined))
 })
 
 t.test('a client error is not logged as an error', async (t) => {
