@@ -14,6 +14,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Every check must allow the caller. Routes without it are left alone here. */
     permissions?: readonly Permission[]
+    /**
+     * A key is checked if one is sent (a wrong one is a 401), and none is needed: the route itself
+     * decides what a caller without one may do (MCP lists and calls the unrestricted tools).
+     */
+    keyOptional?: boolean
   }
 }
 
@@ -35,7 +40,8 @@ async function auth (app: FastifyInstance, options: AuthOptions): Promise<void> 
   app.decorateRequest('principal', undefined)
 
   app.addHook('onRequest', async function authorize (request: FastifyRequest) {
-    const permissions = request.routeOptions.config.permissions
+    const { permissions, keyOptional } = request.routeOptions.config
+    if (keyOptional === true && request.headers.authorization !== undefined) request.principal = authenticate(request.headers.authorization, digests)
     if (permissions === undefined) return
     if (needsPrincipal(permissions)) request.principal = authenticate(request.headers.authorization, digests)
     const refusing = permissions.find((permission) => !permission.allows(request.principal))

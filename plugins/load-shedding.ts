@@ -11,8 +11,12 @@ import { problem } from '../src/core/errors.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** `false`: answered even under pressure (the liveness probe). */
+    /** `false`: not shed before the route runs (the liveness probe; MCP, which sheds per call). */
     shed?: boolean
+  }
+  interface FastifyInstance {
+    /** The 503 to answer now if the process is shedding load, else undefined. */
+    overloaded: () => Error | undefined
   }
 }
 
@@ -54,13 +58,15 @@ async function loadShedding (app: FastifyInstance, options: LoadSheddingOptions)
     sampleInterval,
     ...(options.healthCheck === undefined ? {} : { healthCheck: options.healthCheck, healthCheckInterval: sampleInterval }),
     // Thrown, not sent: the error goes through the problems plugin like any other.
-    pressureHandler: async function shed (request: FastifyRequest, reply: FastifyReply) {
+    pressureHandler: async function shed (request: FastifyRequest, _reply: FastifyReply) {
       if (!armed || request.routeOptions.config.shed === false) return
-      throw Object.assign(problem('AG_OVERLOADED', `The server is overloaded; retry after ${retryAfter} s.`), {
-        headers: { 'Retry-After': String(retryAfter) }
-      })
+      throw refusal()
     }
   })
+  const refusal = (): Error => Object.assign(problem('AG_OVERLOADED', `The server is overloaded; retry after ${retryAfter} s.`), {
+    headers: { 'Retry-After': String(retryAfter) }
+  })
+  app.decorate('overloaded', () => armed && app.isUnderPressure() ? refusal() : undefined)
 }
 
 export default fp(loadShedding, { name: 'load-shedding' })

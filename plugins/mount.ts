@@ -2,7 +2,7 @@
 // with the gateway's zone and handle wording fixed once for every mount.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { compileMount } from '../src/core/resource.js'
+import { compileMount, type Resource } from '../src/core/resource.js'
 import type { Mount, MountSettings } from '../src/core/mount.js'
 import { routeOf } from '../src/http/route.js'
 import { DEFAULT_STALL_MS } from '../src/http/stalled.js'
@@ -11,6 +11,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Serves `mount` to plain clients and agents; its source's rows must match its declaration. */
     mount: <Args, Row>(mount: Mount<Args, Row>) => void
+    /** Every resource mounted so far, in mount order: what other transports (MCP) serve. */
+    readonly resources: readonly Resource[]
   }
 }
 
@@ -27,8 +29,12 @@ export interface MountOptions {
 async function mount (app: FastifyInstance, options: MountOptions): Promise<void> {
   const settings: MountSettings = { timeZone: options.timeZone, handleDescription: options.handleDescription ?? HANDLE_DESCRIPTION }
   const route = { stallMs: options.stallMs ?? DEFAULT_STALL_MS }
+  const resources: Resource[] = []
+  app.decorate('resources', { getter: () => resources })
   app.decorate('mount', function mountRoute (this: FastifyInstance, definition: Mount) {
-    this.route(routeOf(compileMount(definition, settings), route))
+    const resource = compileMount(definition, settings)
+    this.route(routeOf(resource, route))
+    resources.push(resource)
   })
 }
 

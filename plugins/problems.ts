@@ -47,7 +47,8 @@ function patternOf (url: string): RegExp {
 
 export default fp(problems, { name: 'problems' })
 
-function sendProblem (error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+/** Sends what `error` is as a problem, logged by its kind. */
+export function sendProblem (error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const { status, body, headers } = problemOf(error)
   // A 5xx the gateway chose (shutting down, overloaded) is a state, not a fault: no stack to read.
   if (status >= 500 && isProblemCode((error as { code?: unknown }).code)) request.log.warn({ status, type: body.type }, 'request refused')

@@ -42,7 +42,7 @@ async function swagger (app: FastifyInstance, options: SwaggerOptions): Promise<
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Audience Gateway', version: pkg.version, description: `${pkg.description} The same operations are served over MCP at /mcp once it is enabled.` },
+      info: { title: 'Audience Gateway', version: pkg.version, description: `${pkg.description} The same operations are served to agents as MCP tools at \`/mcp\` (Streamable HTTP; each tool named by its operationId, answering with the agent variant): point an MCP client at \`<this server>/mcp\` with \`Authorization: Bearer <key>\`.` },
       // Relative: the document is served by the gateway it describes, wherever it is deployed.
       servers: [{ url: '/', description: 'The gateway serving this document.' }],
       tags: [...options.tags ?? [], HEALTH_TAG],

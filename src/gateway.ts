@@ -8,6 +8,7 @@ import auth from '../plugins/auth.js'
 import cors from '../plugins/cors.js'
 import drain from '../plugins/drain.js'
 import etag from '../plugins/etag.js'
+import mcp from '../plugins/mcp.js'
 import mount from '../plugins/mount.js'
 import wellFormed from '../plugins/well-formed.js'
 import health from '../plugins/health.js'
@@ -20,9 +21,10 @@ import store from '../plugins/store.js'
 import swagger, { type SwaggerOptions } from '../plugins/swagger.js'
 import { RATE_LIMIT_DEFAULTS, type Config } from './config.js'
 import type { Database } from './store/index.js'
+import pkg from '../package.json' with { type: 'json' }
 
 export type GatewayOptions = Pick<Config, 'databaseUrl' | 'timeZone' | 'apiKeys'> &
-  Partial<Pick<Config, 'corsOrigins' | 'rateLimitMax' | 'rateLimitWindow' | 'redisUrl'>> & {
+  Partial<Pick<Config, 'corsOrigins' | 'rateLimitMax' | 'rateLimitWindow' | 'redisUrl' | 'host'>> & {
     /** Told the SQL of every query (debugging, tests that count queries). */
     onQuery?: (sql: string) => void
     /** When to shed load; each threshold left out keeps its default. */
@@ -68,6 +70,8 @@ async function gateway (fastify: FastifyInstance, options: GatewayOptions): Prom
   // Before any route: the document is cut from the routes as they register.
   await fastify.register(swagger, { tags: options.tags })
   await fastify.register(mount, { timeZone: options.timeZone, handleDescription: options.handleDescription, stallMs: options.stallMs })
+  // Every mounted resource as an MCP tool, from the same compiled resources the routes serve.
+  await fastify.register(mcp, { origins: options.corsOrigins ?? [], host: options.host, info: { name: 'audience-gateway', version: pkg.version } })
   await fastify.register(health)
 }
 

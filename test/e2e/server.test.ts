@@ -1,9 +1,18 @@
 // The process as `npm start` runs it: configuration, serving, the generated key, closing.
 import { join } from 'node:path'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import t from 'tap'
 import { runServer, startServer } from '../helpers/server.js'
 
 const KEY = 'e2e-key-0123456789abcdef'
+
+/** The reference document's page 2, as an agent is served it over HTTP and over MCP. */
+const PAGE_TWO = {
+  items: [{ id: 3, title: 'A Wizard of Earthsea', status: 'Published', price: 'EUR 9.99', published_on: '01 November 1968' }],
+  page: 2,
+  totalPages: 2,
+  hasNext: false
+}
 
 t.test('serves the demo both ways and closes cleanly on SIGTERM', async (t) => {
   const server = await startServer({ API_KEYS: KEY, DATABASE_URL: join(t.testdir(), 'catalogue.sqlite'), SHUTDOWN_DRAIN_SECONDS: '0' })
@@ -12,15 +21,23 @@ t.test('serves the demo both ways and closes cleanly on SIGTERM', async (t) => {
   t.equal(plain.status, 200)
   t.equal((await plain.json() as unknown[]).length, 3)
   const agent = await fetch(`${server.url}/books?page=2&limit=2`, { headers: { authorization: `Bearer ${KEY}`, 'x-audience': 'agent' } })
-  t.strictSame(await agent.json(), {
-    items: [{ id: 3, title: 'A Wizard of Earthsea', status: 'Published', price: 'EUR 9.99', published_on: '01 November 1968' }],
-    page: 2,
-    totalPages: 2,
-    hasNext: false
-  })
+  t.strictSame(await agent.json(), PAGE_TWO)
+  // A stock MCP client: every tool listed and called, the agent body as structured content.
+  const mcp = new Client({ name: 'e2e', version: '1.0.0' })
+  await mcp.connect(new StreamableHTTPClientTransport(new URL('/mcp', server.url), { requestInit: { headers: { Authorization: `Bearer ${KEY}` } } }))
+  const { tools } = await mcp.listTools()
+  t.strictSame(tools.map((tool) => tool.name), ['getBook', 'getBookText', 'listBooks', 'listBooksWithAuthors', 'listInvoices', 'listLedgerEntries'])
+  for (const tool of tools) {
+    const args = tool.inputSchema.required?.includes('id') === true ? { id: 1 } : {}
+    const result = await mcp.callTool({ name: tool.name, arguments: args })
+    t.notOk(result.isError, `${tool.name} answers`)
+    t.type(result.structuredContent, 'object')
+  }
+  t.strictSame((await mcp.callTool({ name: 'listBooks', arguments: { page: 2, limit: 2 } })).structuredContent, PAGE_TWO, 'the same page as over HTTP')
+  await mcp.close()
   server.child.kill('SIGTERM')
   t.equal(await server.exited, 0)
-  t.notMatch(JSON.stringify(server.logs), KEY, 'the key is never logged')
+  t.notMatch(JSON.stringify(server.logs), KEY, 'the key is never logged, by HTTP nor by MCP')
 })
 
 t.test('without API_KEYS a key is generated, logged once, and works', async (t) => {

@@ -1,0 +1,144 @@
+// The MCP transport: every mounted resource as a tool, at `/mcp`, over Streamable HTTP, stateless
+// (a server per request, nothing kept between them, so replicas behind a balancer need nothing
+// shared). The SDK (`@modelcontextprotocol/server`) speaks the protocol; this plugin only puts the
+// gateway's doors in front of it and hands it the request as a web Request, so that the answer goes
+// back through Fastify's reply with every header the gateway's hooks set (security headers, CORS,
+// rate limits). The tools themselves are src/mcp/tools.ts.
+import { createMcpHandler, ProtocolError, ProtocolErrorCode, Server, type AuthInfo } from '@modelcontextprotocol/server'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { problem } from '../src/core/errors.js'
+import { refused, toolOf, type Tool } from '../src/mcp/tools.js'
+import type { Permission, Principal } from '../src/permissions.js'
+import { sendProblem } from './problems.js'
+
+export interface McpOptions {
+  /** Browser origins allowed to call (`CORS_ORIGINS`); any other `Origin` is refused (DNS rebinding). */
+  origins: readonly string[]
+  /** The address the server listens on: on a loopback one, `Host` must name the loopback too. */
+  host?: string
+  /** The server's name and version, as `initialize` tells a client. */
+  info: { name: string, version: string }
+}
+
+export const MCP_PATH = '/mcp'
+
+/** Room for an `initialize` with a client's capabilities; the server's 1 KiB is for stray bodies. */
+const BODY_LIMIT = 64 * 1024
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]'])
+
+async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
+  let tools: readonly Tool[] = []
+  // Once every route is mounted: each resource's tool, built once, in name order.
+  app.addHook('onReady', async () => {
+    tools = app.resources.map(toolOf).sort((a, b) => a.definition.name.localeCompare(b.definition.name))
+  })
+  const handler = createMcpHandler(({ authInfo }) => serverFor(options.info, tools, principalOf(authInfo)))
+  app.addHook('onClose', async () => { await handler.close() })
+
+  await app.register(async function mcpRoute (scope) {
+    // Refusals raised once the message is read (rate limits, shedding) answer a call as a tool result.
+    scope.setErrorHandler(answerRefusal)
+    scope.route({
+      method: ['POST', 'GET', 'DELETE'],
+      url: MCP_PATH,
+      bodyLimit: BODY_LIMIT,
+      // Shed and limited per call, after the message is read, so that a call is answered as a call.
+      config: { keyOptional: true, shed: false, rateLimit: { hook: 'preHandler' } },
+      schema: { hide: true },
+      onRequest: async (request) => { checkDoors(request, options) },
+      preHandler: async () => {
+        const overloaded = app.overloaded()
+        if (overloaded !== undefined) throw overloaded
+      },
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const abort = new AbortController()
+        reply.raw.once('close', () => { abort.abort() })
+        const response = await handler.fetch(webRequest(request, abort.signal), {
+          parsedBody: request.body,
+          authInfo: callerInfo(request.principal)
+        })
+        return await reply.send(response)
+      }
+    })
+  })
+}
+
+export default fp(mcp, { name: 'mcp', dependencies: ['mount', 'auth', 'load-shedding', 'problems'] })
+
+/** The MCP server one request is answered by: the tools this caller may call, nothing else. */
+function serverFor (info: McpOptions['info'], tools: readonly Tool[], principal: Principal | undefined): Server {
+  const allowed = tools.filter((tool) => tool.resource.permissions.every((permission) => permission.allows(principal)))
+  const server = new Server(info, { capabilities: { tools: {} } })
+  server.setRequestHandler('tools/list', async () => ({ tools: allowed.map((tool) => tool.definition) as never }))
+  server.setRequestHandler('tools/call', async (request) => {
+    const tool = allowed.find((candidate) => candidate.definition.name === request.params.name)
+    if (tool !== undefined) return await tool.call(request.params.arguments ?? {})
+    // A tool this caller may not call is a refusal it can act on, as the route would answer it.
+    const hidden = tools.find((candidate) => candidate.definition.name === request.params.name)
+    if (hidden !== undefined) return refused(notPermitted(hidden, principal))
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. tools/list names the tools.`)
+  })
+  return server
+}
+
+function notPermitted (tool: Tool, principal: Principal | undefined): Error {
+  if (principal === undefined) return problem('AG_UNAUTHORIZED', 'This tool needs a key: connect with "Authorization: Bearer <key>".')
+  const refusing = tool.resource.permissions.find((permission) => !permission.allows(principal))
+  return problem('AG_FORBIDDEN', `This key may not call this tool: the "${(refusing as Permission).name}" check refuses it.`)
+}
+
+/** The caller, carried to the per-request server as the SDK's auth info; never the key itself. */
+function callerInfo (principal: Principal | undefined): AuthInfo | undefined {
+  return principal === undefined ? undefined : { token: '', clientId: principal.keyId, scopes: [] }
+}
+
+function principalOf (authInfo: AuthInfo | undefined): Principal | undefined {
+  return authInfo === undefined ? undefined : { keyId: authInfo.clientId }
+}
+
+/** Origin against the allowed origins, Host against the loopback when bound to it: DNS rebinding. */
+function checkDoors (request: FastifyRequest, options: McpOptions): void {
+  const origin = request.headers.origin
+  if (origin !== undefined && !options.origins.includes(origin)) {
+    throw problem('AG_FORBIDDEN', 'This Origin may not call the MCP endpoint: only the origins in CORS_ORIGINS may.')
+  }
+  if (options.host !== undefined && LOOPBACK.has(options.host) && !LOOPBACK.has(request.hostname)) {
+    throw problem('AG_FORBIDDEN', 'The server listens on a loopback address: the Host header must name it (localhost or 127.0.0.1).')
+  }
+}
+
+/** The request as the SDK reads it: method, URL and headers; the body is passed already parsed. */
+function webRequest (request: FastifyRequest, signal: AbortSignal): Request {
+  const headers = new Headers()
+  // Node joins a repeated request header into one value (cookies aside, which MCP does not read).
+  for (const [name, value] of Object.entries(request.headers)) headers.set(name, String(value))
+  return new Request(`http://${request.host}${request.url}`, { method: request.method, headers, signal })
+}
+
+/** A JSON-RPC request as read from the body, when it is one. */
+interface RpcRequest { jsonrpc: '2.0', id: string | number, method: string }
+
+function rpcOf (body: unknown): RpcRequest | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined
+  const { jsonrpc, id, method } = body as Record<string, unknown>
+  return jsonrpc === '2.0' && (typeof id === 'string' || typeof id === 'number') && typeof method === 'string' ? body as RpcRequest : undefined
+}
+
+/**
+ * A refusal once the message is read: a tool call is answered as a tool result with `isError`
+ * (a model can act on it), anything else as the problem it is. A body that is not JSON is JSON-RPC's
+ * parse error, the protocol's own answer to a malformed message.
+ */
+function answerRefusal (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError) {
+    return reply.code(400).type('application/json').send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not a JSON-RPC message.' } })
+  }
+  const rpc = rpcOf(request.body)
+  if (rpc?.method !== 'tools/call') return sendProblem(error, request, reply)
+  const retryAfter = (error as { headers?: Record<string, string> }).headers?.['Retry-After']
+  if (retryAfter !== undefined) reply.header('retry-after', retryAfter)
+  request.log.info({ code: error.code }, 'tool call refused')
+  return reply.code(200).type('application/json').send({ jsonrpc: '2.0', id: rpc.id, result: refused(error) })
+}

@@ -1,0 +1,91 @@
+// The MCP transport's half that knows no HTTP: a resource as an MCP tool, and a tool call as a call
+// of the core. It only translates, as the HTTP route does: the tool's input schema is the resource's
+// closed arguments, path parameters and (agent) paging parameters in one object; its output schema is
+// the agent variant; a call is served to the agent audience, and any failure becomes a tool result
+// with `isError` whose text is the problem's own words. Nothing here is computed per call but the call.
+import { MountError } from '../core/mount.js'
+import { problemOf } from '../core/problem.js'
+import type { Resource } from '../core/resource.js'
+import type { JsonSchema } from '../projection/index.js'
+
+/** What a tool says of itself to `tools/list`, as the MCP schema names it. */
+export interface ToolDefinition {
+  readonly name: string
+  readonly title: string
+  readonly description: string
+  readonly inputSchema: JsonSchema & { readonly type: 'object' }
+  readonly outputSchema: JsonSchema & { readonly type: 'object' }
+  readonly annotations: { readonly readOnlyHint: true, readonly idempotentHint: true, readonly openWorldHint: false }
+}
+
+/** A tool call's answer: the agent body as structured content and as text, or the problem as text. */
+export interface ToolResult {
+  [key: string]: unknown
+  readonly content: Array<{ type: 'text', text: string }>
+  readonly structuredContent?: Record<string, unknown>
+  readonly isError?: true
+}
+
+export interface Tool {
+  readonly definition: ToolDefinition
+  readonly resource: Resource
+  call: (args: Readonly<Record<string, unknown>>) => Promise<ToolResult>
+}
+
+/** Every read the gateway serves: it changes nothing, the same call answers the same, and it reads only its own store. */
+const ANNOTATIONS = Object.freeze({ readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const)
+
+/** A resource as a tool, built once when the app is ready. */
+export function toolOf (resource: Resource): Tool {
+  const pathNames = Object.keys(resource.params?.properties ?? {})
+  const clash = pathNames.filter((name) => Object.hasOwn(resource.query.properties, name))
+  if (clash.length > 0) throw new MountError(`Route '${resource.name}': ${clash.join(', ')} is both a path parameter and an argument; a tool takes one object of arguments.`)
+  const definition: ToolDefinition = {
+    name: resource.name,
+    title: resource.summary,
+    description: resource.description ?? resource.summary,
+    inputSchema: inputSchema(resource),
+    outputSchema: resource.bodies.agent as ToolDefinition['outputSchema'],
+    annotations: ANNOTATIONS
+  }
+  const isPath = new Set(pathNames)
+  return {
+    definition,
+    resource,
+    call: async (args) => {
+      const query: Record<string, unknown> = {}
+      const params: Record<string, unknown> = {}
+      for (const [name, value] of Object.entries(args)) (isPath.has(name) ? params : query)[name] = value
+      try {
+        const served = await resource.serve({ audience: 'agent', query, params })
+        // An agent is always served JSON (an envelope, a record, a line window), never a stream.
+        return answered(served.body as Record<string, unknown>)
+      } catch (error) {
+        return refused(error)
+      }
+    }
+  }
+}
+
+/** The query's properties and the path's, in one closed object; what the path needs is required. */
+function inputSchema (resource: Resource): ToolDefinition['inputSchema'] {
+  const required = [...(resource.params?.required ?? []), ...(resource.query.required ?? [])]
+  return {
+    type: 'object',
+    properties: { ...resource.params?.properties, ...resource.query.properties },
+    ...(required.length > 0 ? { required } : {}),
+    additionalProperties: false
+  } as unknown as ToolDefinition['inputSchema']
+}
+
+function answered (body: Record<string, unknown>): ToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body }
+}
+
+/** Any failure, in the words its problem would say over HTTP: what was wrong, and what to send instead. */
+export function refused (error: unknown): ToolResult {
+  const { body } = problemOf(error)
+  const lines = [`${body.title} (${body.status}): ${body.detail}`]
+  for (const [name, messages] of Object.entries(body.errors ?? {})) for (const message of messages) lines.push(`- ${name}: ${message}`)
+  return { content: [{ type: 'text', text: lines.join('\n') }], isError: true }
+}

@@ -1,0 +1,278 @@
+// MCP through the SDK's own client over Streamable HTTP, against a listening app: every mount a tool,
+// every schema compiles, every call answers what the HTTP agent variant answers, a list is walked to
+// its end by its envelope alone (across two replicas too: nothing is kept between requests), and
+// every refusal comes back as a tool result a model can act on. Run again on PostgreSQL by
+// test/mcp/postgres.test.ts.
+import type { AddressInfo } from 'node:net'
+import { Client, ProtocolError, StreamableHTTPClientTransport, type Tool as ListedTool } from '@modelcontextprotocol/client'
+import type { FastifyInstance } from 'fastify'
+import t, { type Test } from 'tap'
+import type { AppOptions } from '../../src/app.js'
+import Fastify from 'fastify'
+import { arraySource, gateway } from '../../src/index.js'
+import { setUpDemo } from '../../src/store/index.js'
+import { serverOptions } from '../../src/server.js'
+import { LedgerEntry } from '../../routes/ledger/entry.js'
+import { createAjv } from '../helpers/ajv.js'
+import { AGENT, buildApp, KEY } from '../helpers/app.js'
+
+interface Running { app: FastifyInstance, url: URL }
+
+async function listening (t: Test, options: Partial<AppOptions> = {}): Promise<Running> {
+  const { app } = await buildApp(t, options)
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const { port } = app.server.address() as AddressInfo
+  return { app, url: new URL(`http://127.0.0.1:${port}/mcp`) }
+}
+
+/** The SDK's client, connected as a stock one would be, with a key or without; closed after the test. */
+async function connect (t: Test, running: Running, headers: Record<string, string> = { Authorization: `Bearer ${KEY}` }): Promise<Client> {
+  const client = new Client({ name: 'gateway-tests', version: '1.0.0' })
+  await client.connect(new StreamableHTTPClientTransport(running.url, { requestInit: { headers } }))
+  t.teardown(async () => { await client.close() })
+  return client
+}
+
+type CallResult = Awaited<ReturnType<Client['callTool']>>
+
+function textOf (result: CallResult): string {
+  const content = result.content as Array<{ type: string, text: string }>
+  t.equal(content.length, 1)
+  return content[0].text
+}
+
+const EXPECTED_TOOLS = ['getBook', 'getBookText', 'listBooks', 'listBooksWithAuthors', 'listInvoices', 'listLedgerEntries']
+
+/** Arguments for each tool as a model would send them (JSON numbers), and the HTTP URL asking the same. */
+const CALLS: Record<string, Array<{ args: Record<string, unknown>, url: string }>> = {
+  getBook: [{ args: { id: 1 }, url: '/books/1' }],
+  getBookText: [{ args: { id: 1 }, url: '/books/1/text' }, { args: { id: 2, start_line: 3, end_line: 5 }, url: '/books/2/text?start_line=3&end_line=5' }],
+  listBooks: [{ args: {}, url: '/books' }, { args: { page: 2, limit: 2 }, url: '/books?page=2&limit=2' }, { args: { page: 99, limit: 1000 }, url: '/books?page=99&limit=1000' }],
+  listBooksWithAuthors: [{ args: { limit: 1 }, url: '/books/with-authors?limit=1' }],
+  listInvoices: [{ args: {}, url: '/invoices' }],
+  listLedgerEntries: [{ args: {}, url: '/ledger' }, { args: { offset: 1235, limit: 10 }, url: '/ledger?offset=1235&limit=10' }]
+}
+
+t.test('with a key: every mount is a tool, in name order, described from its mount, read-only', async (t) => {
+  const running = await listening(t)
+  const client = await connect(t, running)
+  const { tools } = await client.listTools()
+  t.strictSame(tools.map((tool) => tool.name), EXPECTED_TOOLS)
+  const ajv = createAjv()
+  for (const tool of tools) {
+    t.ok(tool.title !== undefined && tool.title.length > 0, `${tool.name} has a title`)
+    t.ok(tool.description !== undefined && tool.description.length > 0, `${tool.name} has a description`)
+    t.strictSame(tool.annotations, { readOnlyHint: true, idempotentHint: true, openWorldHint: false })
+    t.equal(tool.inputSchema.type, 'object')
+    t.equal(tool.inputSchema.additionalProperties, false, `${tool.name}: its arguments are closed`)
+    t.equal(tool.outputSchema?.type, 'object')
+    t.doesNotThrow(() => ajv.compile(tool.inputSchema), `${tool.name}: its inputSchema compiles`)
+    t.doesNotThrow(() => ajv.compile(tool.outputSchema as object), `${tool.name}: its outputSchema compiles`)
+  }
+  const listBooks = tools.find((tool) => tool.name === 'listBooks') as ListedTool
+  t.match(listBooks.inputSchema.properties, {
+    page: { type: 'integer', description: /from 1; clamped to the pages that exist\. Default: 1\./ },
+    limit: { type: 'integer', description: /clamped to 1\.\.\d+\. Default: \d+\./ }
+  }, 'paging parameters with their bounds and defaults stated')
+  const getBook = tools.find((tool) => tool.name === 'getBook') as ListedTool
+  t.strictSame(getBook.inputSchema.required, ['id'], 'a path parameter is required')
+})
+
+t.test('clients of the 2025 revisions and of the current one are served', async (t) => {
+  const running = await listening(t)
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${KEY}` }
+  for (const version of ['2025-03-26', '2025-06-18', '2025-11-25']) {
+    const res = await fetch(running.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })
+    })
+    t.equal(res.status, 200, version)
+    t.match(await res.text(), `"protocolVersion":"${version}"`, `${version} is agreed`)
+  }
+  const modern = new Client({ name: 'modern', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } })
+  await modern.connect(new StreamableHTTPClientTransport(running.url, { requestInit: { headers: { Authorization: `Bearer ${KEY}` } } }))
+  t.teardown(async () => { await modern.close() })
+  const page = await modern.callTool({ name: 'listBooks', arguments: { limit: 1 } })
+  t.match(page.structuredContent, { items: [{ id: 1 }], page: 1 }, 'a client negotiating the newest revision calls tools too')
+})
+
+t.test('a call answers what the HTTP agent variant answers, as structured content and as text', async (t) => {
+  const running = await listening(t)
+  const client = await connect(t, running)
+  const { tools } = await client.listTools()
+  const ajv = createAjv()
+  t.strictSame(Object.keys(CALLS).sort(), tools.map((tool) => tool.name), 'every tool is called')
+  for (const tool of tools) {
+    const validate = ajv.compile(tool.outputSchema as object)
+    for (const { args, url } of CALLS[tool.name]) {
+      const result = await client.callTool({ name: tool.name, arguments: args })
+      t.notOk(result.isError, `${tool.name} ${JSON.stringify(args)}`)
+      t.ok(validate(result.structuredContent), `${tool.name} ${JSON.stringify(args)}: valid against its outputSchema ${JSON.stringify(validate.errors)}`)
+      const http = await running.app.inject({ url, headers: AGENT })
+      t.equal(http.statusCode, 200, url)
+      t.strictSame(result.structuredContent, http.json(), `${tool.name} ${JSON.stringify(args)} = GET ${url} as an agent`)
+      t.strictSame(JSON.parse(textOf(result)), result.structuredContent, 'the text block carries the same JSON')
+    }
+  }
+})
+
+/** Walks the ledger by `next_offset` alone, each call to the next of `clients`; the ids seen. */
+async function walkLedger (t: Test, clients: readonly Client[]): Promise<number[]> {
+  const ids: number[] = []
+  let args: Record<string, unknown> = { limit: 100 }
+  for (let call = 0; call < 100; call++) {
+    const { structuredContent } = await clients[call % clients.length].callTool({ name: 'listLedgerEntries', arguments: args })
+    const page = structuredContent as { items: Array<{ id: number }>, has_more: boolean, next_offset?: number, hint?: string }
+    ids.push(...page.items.map((item) => item.id))
+    if (!page.has_more) return ids
+    t.match(page.hint, new RegExp(`offset=${String(page.next_offset)}`), 'the hint says what to send')
+    args = { offset: page.next_offset, limit: 100 }
+  }
+  throw new Error('the ledger never ended')
+}
+
+t.test('an agent walks the ledger to its end through next_offset: 1,240 distinct entries', async (t) => {
+  const running = await listening(t)
+  const ids = await walkLedger(t, [await connect(t, running)])
+  t.equal(ids.length, 1240)
+  t.equal(new Set(ids).size, 1240)
+})
+
+t.test('stateless: two replicas answer alternate calls of one walk, and it is the same walk', async (t) => {
+  const replicas = [await listening(t), await listening(t)]
+  const clients = [await connect(t, replicas[0]), await connect(t, replicas[1])]
+  const ids = await walkLedger(t, clients)
+  t.equal(new Set(ids).size, 1240)
+  // A client connected to one replica goes on with the other: no session is asked for.
+  const crossed = new Client({ name: 'crossed', version: '1.0.0' })
+  await crossed.connect(new StreamableHTTPClientTransport(replicas[0].url, { requestInit: { headers: { Authorization: `Bearer ${KEY}` } } }))
+  t.teardown(async () => { await crossed.close() })
+  t.equal(crossed.transport?.sessionId, undefined, 'no session id is handed out')
+})
+
+t.test('refusals a model can act on are tool results with isError, in the problem\'s words', async (t) => {
+  const running = await listening(t)
+  const client = await connect(t, running)
+  await client.listTools()
+  const invalid = await client.callTool({ name: 'listLedgerEntries', arguments: { offset: '1e3', limit: 2.5, foo: 'x' } })
+  t.equal(invalid.isError, true)
+  t.match(textOf(invalid), /^Invalid arguments \(400\): The request has invalid arguments: offset, limit, foo\./)
+  t.match(textOf(invalid), /- foo: Unknown argument\./)
+  t.match(textOf(invalid), /- offset: Must be an integer written in plain decimal digits/)
+  const missing = await client.callTool({ name: 'getBook', arguments: { id: 99 } })
+  t.strictSame(missing, { content: [{ type: 'text', text: 'Not found (404): No record matches id 99.' }], isError: true })
+  const noId = await client.callTool({ name: 'getBook', arguments: {} })
+  t.match(textOf(noId), /- id: Required: pass a value\./)
+  await running.app.store.db.destroy()
+  const down = await client.callTool({ name: 'getBook', arguments: { id: 1 } })
+  t.strictSame(down, { content: [{ type: 'text', text: 'Store unavailable (503): The store does not answer right now; retry shortly.' }], isError: true })
+})
+
+t.test('an unknown tool and a malformed message are protocol errors', async (t) => {
+  const running = await listening(t)
+  const client = await connect(t, running)
+  const unknown = await client.callTool({ name: 'dropTables', arguments: {} }).then(() => undefined, (error: unknown) => error)
+  t.ok(unknown instanceof ProtocolError, 'a JSON-RPC error, not a tool result')
+  t.match(unknown, { code: -32602, message: /Unknown tool: dropTables\. tools\/list names the tools\./ })
+  const malformed = await fetch(running.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${KEY}` }, body: '{"jsonrpc": "2.0", "id": 1, "method": ' })
+  t.equal(malformed.status, 400)
+  t.strictSame(await malformed.json(), { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not a JSON-RPC message.' } })
+})
+
+t.test('the same doors as HTTP: keys, permissions, Origin and Host', async (t) => {
+  const running = await listening(t, { corsOrigins: ['https://app.example.com'], host: '127.0.0.1' })
+
+  t.test('without a key a caller sees and calls only unrestricted tools', async (t) => {
+    const anonymous = await connect(t, running, {})
+    const { tools } = await anonymous.listTools()
+    t.strictSame(tools.map((tool) => tool.name), ['listLedgerEntries'])
+    const ledger = await anonymous.callTool({ name: 'listLedgerEntries' })
+    t.notOk(ledger.isError)
+    const books = await anonymous.callTool({ name: 'listBooks', arguments: {} })
+    t.strictSame(books, { content: [{ type: 'text', text: 'Unauthorized (401): This tool needs a key: connect with "Authorization: Bearer <key>".' }], isError: true })
+  })
+
+  t.test('a wrong key is a 401 with WWW-Authenticate', async (t) => {
+    const res = await fetch(running.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer not-a-key-0123456789' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) })
+    t.equal(res.status, 401)
+    t.equal(res.headers.get('www-authenticate'), 'Bearer realm="audience-gateway", error="invalid_token"')
+    t.match(await res.json(), { type: 'urn:audience-gateway:problem:unauthorized' })
+  })
+
+  t.test('an Origin outside CORS_ORIGINS is refused, a listed one served', async (t) => {
+    const ask = async (headers: Record<string, string>) => await fetch(running.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${KEY}`, ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })
+    })
+    const evil = await ask({ origin: 'http://evil.example' })
+    t.equal(evil.status, 403)
+    t.match(await evil.json(), { type: 'urn:audience-gateway:problem:forbidden', detail: /Origin/ })
+    const listed = await ask({ origin: 'https://app.example.com' })
+    t.equal(listed.status, 200)
+    t.equal(listed.headers.get('access-control-allow-origin'), 'https://app.example.com', 'with the CORS headers of any route')
+    await listed.text()
+    const local = await running.app.inject({ method: 'POST', url: '/mcp', headers: { host: 'localhost:3000', 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${KEY}` }, payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' } })
+    t.equal(local.statusCode, 200, 'a Host naming the loopback is served')
+    const rebound = await running.app.inject({ method: 'POST', url: '/mcp', headers: { host: 'attacker.example', 'content-type': 'application/json', authorization: `Bearer ${KEY}` }, payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' } })
+    t.equal(rebound.statusCode, 403, 'bound to the loopback, a Host naming another name is refused (DNS rebinding)')
+    t.match(rebound.json(), { detail: /Host header/ })
+  })
+})
+
+t.test('a check refusing a key hides its tool, and a call of it is a tool result naming the check', async (t) => {
+  const nobody = { name: 'nobody', needsPrincipal: true, allows: () => false }
+  const app = Fastify({ ...serverOptions('silent'), logger: false })
+  t.teardown(async () => { await app.close() })
+  await app.register(gateway, { databaseUrl: ':memory:', timeZone: 'UTC', apiKeys: [KEY], setUp: setUpDemo, loadShedding: { maxEventLoopDelay: 0 } })
+  await app.register(async (scope) => {
+    scope.mount({
+      kind: 'list',
+      name: 'listSecrets',
+      url: '/secrets',
+      summary: 'List what no key may read',
+      declaration: LedgerEntry,
+      source: arraySource([]),
+      permissions: [nobody],
+      paging: { style: 'offset', unit: 'secrets' }
+    })
+  })
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const client = await connect(t, { app, url: new URL(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/mcp`) })
+  const { tools } = await client.listTools()
+  t.strictSame(tools, [], 'not listed to a key the check refuses')
+  const secrets = await client.callTool({ name: 'listSecrets', arguments: {} })
+  t.strictSame(secrets, { content: [{ type: 'text', text: 'Forbidden (403): This key may not call this tool: the "nobody" check refuses it.' }], isError: true })
+})
+
+t.test('rate limits count MCP calls: past the budget a call is a tool result with isError and Retry-After', async (t) => {
+  const running = await listening(t, { rateLimitMax: 6, rateLimitWindow: 600 })
+  const client = await connect(t, running)
+  const results: CallResult[] = []
+  for (let call = 0; call < 8; call++) results.push(await client.callTool({ name: 'listLedgerEntries', arguments: { limit: 1 } }))
+  const refusedAt = results.findIndex((result) => result.isError === true)
+  t.ok(refusedAt > 0, 'served until the budget is spent')
+  t.match(textOf(results[refusedAt]), /^Rate limited \(429\): Too many requests: this key may make 6 per 600 s\. Retry after \d+ s\.$/)
+  t.ok(results.slice(refusedAt).every((result) => result.isError === true), 'and refused from then on')
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${KEY}` }
+  const listing = await fetch(running.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) })
+  t.equal(listing.status, 429, 'any other message is refused as HTTP refuses it')
+  t.match(await listing.json(), { type: 'urn:audience-gateway:problem:rate-limited' })
+  const notification = await fetch(running.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })
+  t.equal(notification.status, 429, 'a notification too: it has no id to answer')
+  await notification.text()
+  const stream = await fetch(running.url, { headers: { authorization: `Bearer ${KEY}` } })
+  t.equal(stream.status, 429, 'a GET too')
+  await stream.text()
+})
+
+t.test('load shedding counts MCP calls: while shedding a call is a tool result with isError', async (t) => {
+  let arm: () => void = () => {}
+  const running = await listening(t, { loadShedding: { maxHeapUsedBytes: 1, sampleInterval: 10, retryAfter: 7, armAfter: (_ms, armNow) => { arm = armNow } } })
+  const client = await connect(t, running)
+  t.notOk((await client.callTool({ name: 'listLedgerEntries', arguments: { limit: 1 } })).isError, 'served before shedding begins')
+  arm()
+  const shed = await client.callTool({ name: 'listLedgerEntries', arguments: { limit: 1 } })
+  t.strictSame(shed, { content: [{ type: 'text', text: 'Overloaded (503): The server is overloaded; retry after 7 s.' }], isError: true })
+})
