@@ -15,6 +15,8 @@ export interface LoadSubject {
   readonly label: string
   readonly server: ServerProcess
   readonly paths: readonly string[]
+  /** One body per path, for POSTs (see load.ts). */
+  readonly bodies?: readonly string[]
   readonly headers: Record<string, string>
 }
 

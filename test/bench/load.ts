@@ -21,7 +21,7 @@ interface AutocannonOptions {
   connections: number
   duration: number
   headers?: Record<string, string>
-  requests?: Array<{ method: 'GET', path: string }>
+  requests?: Array<{ method: 'GET' | 'POST', path: string, body?: string }>
 }
 
 const autocannon = createRequire(import.meta.url)('autocannon') as (options: AutocannonOptions) => Promise<AutocannonResult>
@@ -42,6 +42,8 @@ export interface LoadResult {
 
 export interface LoadOptions {
   readonly paths: readonly string[]
+  /** One body per path: the requests are POSTs of them (MCP messages); GETs without. */
+  readonly bodies?: readonly string[]
   readonly headers: Record<string, string>
   readonly connections: number
   readonly seconds: number
@@ -72,7 +74,7 @@ async function run (url: string, options: LoadOptions, seconds: number): Promise
     connections: options.connections,
     duration: seconds,
     headers: options.headers,
-    requests: options.paths.map((path) => ({ method: 'GET', path }))
+    requests: options.paths.map((path, i) => options.bodies === undefined ? { method: 'GET', path } : { method: 'POST', path, body: options.bodies[i] })
   })
   if (result.errors > 0 || result.non2xx > 0 || result.timeouts > 0) {
     throw new Error(`${url}${options.paths[0]}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx answers under load (statuses ${JSON.stringify(result.statusCodeStats)}).`)
