@@ -53,12 +53,10 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
         if (overloaded !== undefined) throw overloaded
       },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        // A client gone is an exchange abandoned: the SDK stops what it was doing for it.
         const abort = new AbortController()
         reply.raw.once('close', () => { abort.abort() })
-        const response = await handler.fetch(webRequest(request, abort.signal), {
-          parsedBody: request.body,
-          authInfo: callerInfo(request.principal)
-        })
+        const response = await handler.fetch(webRequest(request, abort.signal), { parsedBody: request.body, authInfo: callerInfo(request.principal) })
         return await reply.send(response)
       }
     })
@@ -109,11 +107,19 @@ function checkDoors (request: FastifyRequest, options: McpOptions): void {
   }
 }
 
-/** The request as the SDK reads it: method, URL and headers; the body is passed already parsed. */
+/**
+ * The headers the SDK reads. The key stays out: the caller is passed as auth info (its fingerprint),
+ * the body already parsed.
+ */
+const PROTOCOL_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'] as const
+
+/** The request as the SDK reads it: method, URL and the protocol's headers. */
 function webRequest (request: FastifyRequest, signal: AbortSignal): Request {
-  const headers = new Headers()
-  // Node joins a repeated request header into one value (cookies aside, which MCP does not read).
-  for (const [name, value] of Object.entries(request.headers)) headers.set(name, String(value))
+  const headers: Record<string, string> = {}
+  for (const name of PROTOCOL_HEADERS) {
+    const value = request.headers[name]
+    if (typeof value === 'string') headers[name] = value
+  }
   return new Request(`http://${request.host}${request.url}`, { method: request.method, headers, signal })
 }
 
