@@ -5,7 +5,7 @@
 // back through Fastify's reply with every header the gateway's hooks set (security headers, CORS,
 // rate limits). The tools themselves are src/mcp/tools.ts.
 import { createMcpHandler, ProtocolError, ProtocolErrorCode, Server, type AuthInfo } from '@modelcontextprotocol/server'
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { problem } from '../src/core/errors.js'
 import { refused, toolOf, type Tool } from '../src/mcp/tools.js'
@@ -34,7 +34,7 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
   app.addHook('onReady', async () => {
     tools = app.resources.map(toolOf).sort((a, b) => a.definition.name.localeCompare(b.definition.name))
   })
-  const handler = createMcpHandler(({ authInfo }) => serverFor(options.info, tools, principalOf(authInfo)))
+  const handler = createMcpHandler(({ authInfo }) => serverFor(options.info, tools, callerOf(authInfo)))
   app.addHook('onClose', async () => { await handler.close() })
 
   await app.register(async function mcpRoute (scope) {
@@ -56,7 +56,7 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
         // A client gone is an exchange abandoned: the SDK stops what it was doing for it.
         const abort = new AbortController()
         reply.raw.once('close', () => { abort.abort() })
-        const response = await handler.fetch(webRequest(request, abort.signal), { parsedBody: request.body, authInfo: callerInfo(request.principal) })
+        const response = await handler.fetch(webRequest(request, abort.signal), { parsedBody: request.body, authInfo: callerInfo(request) })
         return await reply.send(response)
       }
     })
@@ -66,13 +66,13 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
 export default fp(mcp, { name: 'mcp', dependencies: ['mount', 'auth', 'load-shedding', 'problems'] })
 
 /** The MCP server one request is answered by: the tools this caller may call, nothing else. */
-function serverFor (info: McpOptions['info'], tools: readonly Tool[], principal: Principal | undefined): Server {
+function serverFor (info: McpOptions['info'], tools: readonly Tool[], { principal, log }: Caller): Server {
   const allowed = tools.filter((tool) => tool.resource.permissions.every((permission) => permission.allows(principal)))
   const server = new Server(info, { capabilities: { tools: {} } })
   server.setRequestHandler('tools/list', async () => ({ tools: allowed.map((tool) => tool.definition) as never }))
   server.setRequestHandler('tools/call', async (request) => {
     const tool = allowed.find((candidate) => candidate.definition.name === request.params.name)
-    if (tool !== undefined) return await tool.call(request.params.arguments ?? {})
+    if (tool !== undefined) return await tool.call(request.params.arguments ?? {}, (err) => { log.error({ err, tool: tool.definition.name }, 'tool call failed') })
     // A tool this caller may not call is a refusal it can act on, as the route would answer it.
     const hidden = tools.find((candidate) => candidate.definition.name === request.params.name)
     if (hidden !== undefined) return refused(notPermitted(hidden, principal))
@@ -87,13 +87,20 @@ function notPermitted (tool: Tool, principal: Principal | undefined): Error {
   return problem('AG_FORBIDDEN', `This key may not call this tool: the "${(refusing as Permission).name}" check refuses it.`)
 }
 
-/** The caller, carried to the per-request server as the SDK's auth info; never the key itself. */
-function callerInfo (principal: Principal | undefined): AuthInfo | undefined {
-  return principal === undefined ? undefined : { token: '', clientId: principal.keyId, scopes: [] }
+/** Who calls, and where to log what fails unexpectedly: what a per-request server needs of the request. */
+interface Caller {
+  readonly principal: Principal | undefined
+  readonly log: FastifyBaseLogger
 }
 
-function principalOf (authInfo: AuthInfo | undefined): Principal | undefined {
-  return authInfo === undefined ? undefined : { keyId: authInfo.clientId }
+/** The caller, carried to the per-request server as the SDK's auth info: a key's fingerprint, never the key. */
+function callerInfo (request: FastifyRequest): AuthInfo {
+  const caller: Caller = { principal: request.principal, log: request.log }
+  return { token: '', clientId: request.principal?.keyId ?? 'anonymous', scopes: [], extra: { caller } }
+}
+
+function callerOf (authInfo: AuthInfo | undefined): Caller {
+  return (authInfo as AuthInfo & { extra: { caller: Caller } }).extra.caller
 }
 
 /** Origin against the allowed origins, Host against the loopback when bound to it: DNS rebinding. */

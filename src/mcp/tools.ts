@@ -29,7 +29,8 @@ export interface ToolResult {
 export interface Tool {
   readonly definition: ToolDefinition
   readonly resource: Resource
-  call: (args: Readonly<Record<string, unknown>>) => Promise<ToolResult>
+  /** Serves one call; `onFailure` is told of a failure that is not a refusal (a 500: a defect to log). */
+  call: (args: Readonly<Record<string, unknown>>, onFailure: (error: unknown) => void) => Promise<ToolResult>
 }
 
 /** Every read the gateway serves: it changes nothing, the same call answers the same, and it reads only its own store. */
@@ -52,7 +53,7 @@ export function toolOf (resource: Resource): Tool {
   return {
     definition,
     resource,
-    call: async (args) => {
+    call: async (args, onFailure) => {
       const query: Record<string, unknown> = {}
       const params: Record<string, unknown> = {}
       for (const [name, value] of Object.entries(args)) (isPath.has(name) ? params : query)[name] = value
@@ -61,7 +62,9 @@ export function toolOf (resource: Resource): Tool {
         // An agent is always served JSON (an envelope, a record, a line window), never a stream.
         return answered(served.body as Record<string, unknown>)
       } catch (error) {
-        return refused(error)
+        const result = refused(error)
+        if (problemOf(error).status === 500) onFailure(error)
+        return result
       }
     }
   }

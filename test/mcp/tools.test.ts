@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify'
 import t, { type Test } from 'tap'
 import type { AppOptions } from '../../src/app.js'
 import Fastify from 'fastify'
-import { arraySource, gateway } from '../../src/index.js'
+import { arraySource, gateway, signedIn } from '../../src/index.js'
 import { setUpDemo } from '../../src/store/index.js'
 import { serverOptions } from '../../src/server.js'
 import { LedgerEntry } from '../../routes/ledger/entry.js'
@@ -221,9 +221,10 @@ t.test('the same doors as HTTP: keys, permissions, Origin and Host', async (t) =
   })
 })
 
-t.test('a check refusing a key hides its tool, and a call of it is a tool result naming the check', async (t) => {
+t.test('a check refusing a key hides its tool, a call of it is a tool result naming the check; a defect is a 500 result, logged', async (t) => {
   const nobody = { name: 'nobody', needsPrincipal: true, allows: () => false }
-  const app = Fastify({ ...serverOptions('silent'), logger: false })
+  const errors: Array<Record<string, unknown>> = []
+  const app = Fastify({ ...serverOptions('error'), logger: { level: 'error', stream: { write: (line: string) => { errors.push(JSON.parse(line) as Record<string, unknown>) } } } })
   t.teardown(async () => { await app.close() })
   await app.register(gateway, { databaseUrl: ':memory:', timeZone: 'UTC', apiKeys: [KEY], setUp: setUpDemo, loadShedding: { maxEventLoopDelay: 0 } })
   await app.register(async (scope) => {
@@ -237,13 +238,27 @@ t.test('a check refusing a key hides its tool, and a call of it is a tool result
       permissions: [nobody],
       paging: { style: 'offset', unit: 'secrets' }
     })
+    const broken = async (): Promise<never> => { throw new Error('secret connection string postgres://u:p@db') }
+    scope.mount({
+      kind: 'list',
+      name: 'listBroken',
+      url: '/broken',
+      summary: 'A list whose source fails',
+      declaration: LedgerEntry,
+      source: { count: broken, slice: broken, stream: () => ({ [Symbol.asyncIterator]: () => ({ next: broken }) }) },
+      permissions: [signedIn],
+      paging: { style: 'offset', unit: 'secrets' }
+    })
   })
   await app.listen({ host: '127.0.0.1', port: 0 })
   const client = await connect(t, { app, url: new URL(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/mcp`) })
   const { tools } = await client.listTools()
-  t.strictSame(tools, [], 'not listed to a key the check refuses')
+  t.strictSame(tools.map((tool) => tool.name), ['listBroken'], 'not listed to a key the check refuses')
   const secrets = await client.callTool({ name: 'listSecrets', arguments: {} })
   t.strictSame(secrets, { content: [{ type: 'text', text: 'Forbidden (403): This key may not call this tool: the "nobody" check refuses it.' }], isError: true })
+  const broken = await client.callTool({ name: 'listBroken', arguments: {} })
+  t.strictSame(broken, { content: [{ type: 'text', text: 'Internal Server Error (500): The server could not complete the request.' }], isError: true }, 'nothing of the cause reaches the model')
+  t.match(errors, [{ msg: 'tool call failed', tool: 'listBroken', err: { message: 'secret connection string postgres://u:p@db' } }], 'the cause is logged')
 })
 
 t.test('rate limits count MCP calls: past the budget a call is a tool result with isError and Retry-After', async (t) => {
