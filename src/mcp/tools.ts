@@ -4,7 +4,7 @@
 // the agent variant; a call is served to the agent audience, and any failure becomes a tool result
 // with `isError` whose text is the problem's own words. Nothing here is computed per call but the call.
 import { MountError } from '../core/mount.js'
-import { problemOf } from '../core/problem.js'
+import { problemOf, type Problem } from '../core/problem.js'
 import type { Resource } from '../core/resource.js'
 import type { JsonSchema } from '../projection/index.js'
 
@@ -62,9 +62,9 @@ export function toolOf (resource: Resource): Tool {
         // An agent is always served JSON (an envelope, a record, a line window), never a stream.
         return answered(served.body as Record<string, unknown>)
       } catch (error) {
-        const result = refused(error)
-        if (problemOf(error).status === 500) onFailure(error)
-        return result
+        const { status, body } = problemOf(error)
+        if (status === 500) onFailure(error)
+        return refusal(body)
       }
     }
   }
@@ -87,7 +87,10 @@ function answered (body: Record<string, unknown>): ToolResult {
 
 /** Any failure, in the words its problem would say over HTTP: what was wrong, and what to send instead. */
 export function refused (error: unknown): ToolResult {
-  const { body } = problemOf(error)
+  return refusal(problemOf(error).body)
+}
+
+function refusal (body: Problem): ToolResult {
   const lines = [`${body.title} (${body.status}): ${body.detail}`]
   for (const [name, messages] of Object.entries(body.errors ?? {})) for (const message of messages) lines.push(`- ${name}: ${message}`)
   return { content: [{ type: 'text', text: lines.join('\n') }], isError: true }
