@@ -139,6 +139,41 @@ t.test('an agent walks the ledger to its end through next_offset: 1,240 distinct
   t.equal(new Set(ids).size, 1240)
 })
 
+/** The arguments of the next window, read from an envelope alone (page, offset or lines), or undefined at the end. */
+function nextOf (envelope: Record<string, unknown>, args: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (envelope.hasNext === true) return { ...args, page: (envelope.page as number) + 1 }
+  if (envelope.has_more !== true) return undefined
+  if (envelope.next_offset !== undefined) return { ...args, offset: envelope.next_offset }
+  const size = (envelope.end_line as number) - (envelope.start_line as number)
+  return { ...args, start_line: envelope.next_start_line, end_line: (envelope.next_start_line as number) + size }
+}
+
+t.test('every list and every text is walked to its end by its envelope alone, nothing twice', async (t) => {
+  const running = await listening(t)
+  const client = await connect(t, running)
+  const walks: Array<{ name: string, args: Record<string, unknown>, items: (body: Record<string, unknown>) => unknown[], total: number }> = [
+    { name: 'listBooks', args: { limit: 1 }, items: (body) => body.items as unknown[], total: 3 },
+    { name: 'listBooksWithAuthors', args: { limit: 2 }, items: (body) => body.items as unknown[], total: 3 },
+    { name: 'listInvoices', args: { limit: 1 }, items: (body) => body.items as unknown[], total: 2 },
+    { name: 'listLedgerEntries', args: { limit: 500 }, items: (body) => body.items as unknown[], total: 1240 },
+    { name: 'getBookText', args: { id: 1, start_line: 1, end_line: 100 }, items: (body) => body.lines as unknown[], total: 520 }
+  ]
+  for (const walk of walks) {
+    const seen: unknown[] = []
+    let args: Record<string, unknown> | undefined = walk.args
+    for (let calls = 0; args !== undefined && calls < 50; calls++) {
+      const result = await client.callTool({ name: walk.name, arguments: args })
+      t.notOk(result.isError, `${walk.name} ${JSON.stringify(args)}`)
+      const envelope = result.structuredContent as Record<string, unknown>
+      seen.push(...walk.items(envelope).map((item) => JSON.stringify(item)))
+      args = nextOf(envelope, args)
+    }
+    t.equal(args, undefined, `${walk.name}: the envelope says where it ends`)
+    t.equal(seen.length, walk.total, `${walk.name}: every item, once`)
+    if (walk.name !== 'getBookText') t.equal(new Set(seen).size, walk.total, `${walk.name}: nothing twice`)
+  }
+})
+
 t.test('stateless: two replicas answer alternate calls of one walk, and it is the same walk', async (t) => {
   const replicas = [await listening(t), await listening(t)]
   const clients = [await connect(t, replicas[0]), await connect(t, replicas[1])]
