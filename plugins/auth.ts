@@ -4,7 +4,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { problem } from '../src/core/errors.js'
-import { needsPrincipal, type Permission, type Principal } from '../src/permissions.js'
+import { needsPrincipal, refusingCheck, type Permission, type Principal } from '../src/permissions.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -44,7 +44,7 @@ async function auth (app: FastifyInstance, options: AuthOptions): Promise<void> 
     if (keyOptional === true && request.headers.authorization !== undefined) request.principal = authenticate(request.headers.authorization, digests)
     if (permissions === undefined) return
     if (needsPrincipal(permissions)) request.principal = authenticate(request.headers.authorization, digests)
-    const refusing = permissions.find((permission) => !permission.allows(request.principal))
+    const refusing = refusingCheck(permissions, request.principal)
     if (refusing !== undefined) {
       throw problem('AG_FORBIDDEN', `This key may not call this route: the "${refusing.name}" check refuses it.`)
     }

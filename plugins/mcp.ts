@@ -8,8 +8,9 @@ import { createMcpHandler, ProtocolError, ProtocolErrorCode, Server, type AuthIn
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { problem } from '../src/core/errors.js'
-import { refused, toolOf, type Tool } from '../src/mcp/tools.js'
-import type { Permission, Principal } from '../src/permissions.js'
+import { problemOf } from '../src/core/problem.js'
+import { refusal, refused, toolOf, type Tool } from '../src/mcp/tools.js'
+import { refusingCheck, type Permission, type Principal } from '../src/permissions.js'
 import { sendProblem } from './problems.js'
 
 export interface McpOptions {
@@ -67,7 +68,7 @@ export default fp(mcp, { name: 'mcp', dependencies: ['mount', 'auth', 'load-shed
 
 /** The MCP server one request is answered by: the tools this caller may call, nothing else. */
 function serverFor (info: McpOptions['info'], tools: readonly Tool[], { principal, log }: Caller): Server {
-  const allowed = tools.filter((tool) => tool.resource.permissions.every((permission) => permission.allows(principal)))
+  const allowed = tools.filter((tool) => refusingCheck(tool.resource.permissions, principal) === undefined)
   const server = new Server(info, { capabilities: { tools: {} } })
   server.setRequestHandler('tools/list', async () => ({ tools: allowed.map((tool) => tool.definition) as never }))
   server.setRequestHandler('tools/call', async (request) => {
@@ -83,8 +84,8 @@ function serverFor (info: McpOptions['info'], tools: readonly Tool[], { principa
 
 function notPermitted (tool: Tool, principal: Principal | undefined): Error {
   if (principal === undefined) return problem('AG_UNAUTHORIZED', 'This tool needs a key: connect with "Authorization: Bearer <key>".')
-  const refusing = tool.resource.permissions.find((permission) => !permission.allows(principal))
-  return problem('AG_FORBIDDEN', `This key may not call this tool: the "${(refusing as Permission).name}" check refuses it.`)
+  const refusing = refusingCheck(tool.resource.permissions, principal) as Permission
+  return problem('AG_FORBIDDEN', `This key may not call this tool: the "${refusing.name}" check refuses it.`)
 }
 
 /** Who calls, and where to log what fails unexpectedly: what a per-request server needs of the request. */
@@ -150,8 +151,8 @@ function answerRefusal (error: FastifyError, request: FastifyRequest, reply: Fas
   }
   const rpc = rpcOf(request.body)
   if (rpc?.method !== 'tools/call') return sendProblem(error, request, reply)
-  const retryAfter = (error as { headers?: Record<string, string> }).headers?.['Retry-After']
-  if (retryAfter !== undefined) reply.header('retry-after', retryAfter)
+  // The problem's headers (Retry-After) go with the result; its words are the result's text.
+  const { headers, body } = problemOf(error)
   request.log.info({ code: error.code }, 'tool call refused')
-  return reply.code(200).type('application/json').send({ jsonrpc: '2.0', id: rpc.id, result: refused(error) })
+  return reply.code(200).headers(headers).type('application/json').send({ jsonrpc: '2.0', id: rpc.id, result: refusal(body) })
 }

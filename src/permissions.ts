@@ -23,6 +23,11 @@ export const signedIn: Permission = Object.freeze({
   allows: (principal: Principal | undefined) => principal !== undefined
 })
 
+/** The first check that refuses `principal`, or undefined when every one allows it: every transport asks this. */
+export function refusingCheck (permissions: readonly Permission[], principal: Principal | undefined): Permission | undefined {
+  return permissions.find((permission) => !permission.allows(principal))
+}
+
 /** True when a route with these checks asks for credentials. */
 export function needsPrincipal (permissions: readonly Permission[]): boolean {
   return permissions.some((permission) => permission.needsPrincipal)

@@ -90,7 +90,8 @@ export function refused (error: unknown): ToolResult {
   return refusal(problemOf(error).body)
 }
 
-function refusal (body: Problem): ToolResult {
+/** A problem as a tool result: its title, status and detail, then each offending argument. */
+export function refusal (body: Problem): ToolResult {
   const lines = [`${body.title} (${body.status}): ${body.detail}`]
   for (const [name, messages] of Object.entries(body.errors ?? {})) for (const message of messages) lines.push(`- ${name}: ${message}`)
   return { content: [{ type: 'text', text: lines.join('\n') }], isError: true }
