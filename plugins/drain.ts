@@ -19,15 +19,14 @@ declare module 'fastify' {
 
 async function drain (app: FastifyInstance): Promise<void> {
   let draining = false
-  const inFlight = new Set<object>()
+  let inFlight = 0
   app.decorate('drain', () => { draining = true })
   app.decorate('draining', { getter: () => draining })
-  app.decorate('inFlight', { getter: () => inFlight.size })
+  app.decorate('inFlight', { getter: () => inFlight })
   app.addHook('onRequest', async (request, reply) => {
-    const response = reply.raw
-    inFlight.add(response)
-    // 'close' ends every response: sent whole, cut, or its client gone.
-    response.once('close', () => { inFlight.delete(response) })
+    inFlight++
+    // 'close' ends every response, once: sent whole, cut, or its client gone.
+    reply.raw.once('close', () => { inFlight-- })
     if (draining) reply.header('connection', 'close')
   })
 }
