@@ -5,7 +5,7 @@ import type { TObject } from 'typebox'
 import type { Marking, RecordDeclaration } from '../declare/index.js'
 import type { LineOptions, ListPaging } from '../paging/index.js'
 import type { Permission } from '../permissions.js'
-import type { ListSource, RecordSource, TextSource } from '../sources/index.js'
+import type { ListSource, RecordSource, TextSource, WindowSource } from '../sources/index.js'
 
 interface MountBase {
   /** The operation's name: its OpenAPI operationId and how refusals name the mount. */
@@ -35,7 +35,8 @@ interface RecordMountBase<Row> extends MountBase {
 /** A list: a bare array to a plain client, a page in an envelope to an agent. */
 export interface ListMount<Args = any, Row = any> extends RecordMountBase<Row> {
   readonly kind: 'list'
-  readonly source: ListSource<Args, Row>
+  /** Counted then sliced (a store's), or read a window at a time (an upstream API's). */
+  readonly source: ListSource<Args, Row> | WindowSource<Args, Row>
   /** How an agent pages the list (default: the page style). */
   readonly paging?: ListPaging
 }

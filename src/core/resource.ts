@@ -3,8 +3,9 @@
 // at registration, and a mount that cannot be served safely is refused here, naming it.
 import Type, { type TObject, type TProperties } from 'typebox'
 import { pagingStyle, type PagingStyle } from '../paging/index.js'
+import { isWindowSource } from '../sources/index.js'
 import { needsPrincipal, type Permission } from '../permissions.js'
-import { buildProjection } from '../projection/index.js'
+import { buildProjection, type JsonSchema } from '../projection/index.js'
 import { argumentChecker } from './arguments.js'
 import type { ProblemCode } from './errors.js'
 import { MountError, type Mount, type MountSettings } from './mount.js'
@@ -69,7 +70,7 @@ export function compileMount (mount: Mount, settings: MountSettings): Resource {
   return {
     ...common,
     query,
-    bodies: listBodies(items, style, mount.schemaName ?? mount.declaration.name),
+    bodies: listBodies(items, envelopeOf(mount, style), mount.schemaName ?? mount.declaration.name),
     serve: async (call) => await serveList(plan, call)
   }
 }
@@ -84,13 +85,25 @@ function windowStyle (mount: Mount, style: PagingStyle): PagingStyle {
   return style
 }
 
+/** The envelope's schema: a list read a window at a time publishes a total only when it has one. */
+function envelopeOf (mount: Mount & { kind: 'list' }, style: PagingStyle): (item: JsonSchema) => JsonSchema {
+  const { source } = mount
+  if (!isWindowSource(source)) return (item) => style.schema(item)
+  const uncounted = style.uncounted
+  if (uncounted === undefined) {
+    throw new MountError(`Route '${mount.name}': its source is read a window at a time, without counting first; page it with the offset style.`)
+  }
+  return (item) => uncounted.schema(item, source.totals)
+}
+
 /** The declared arguments plus the style's parameters; anything else is refused. */
 function closedQuery (declared: TObject | undefined, parameters: TProperties): TObject {
   return Type.Object({ ...declared?.properties, ...parameters }, { additionalProperties: false })
 }
 
-/** A 401 and a 403 only where its checks ask for a key; a 404 where it names one thing. */
+/** A 401 and a 403 only where its checks ask for a key; a 404 where it names one thing; its source's. */
 function problemsOf (mount: Mount): ProblemCode[] {
+  const sourced = mount.kind === 'text' ? undefined : mount.source.problems
   return [
     'AG_INVALID_ARGUMENTS',
     'AG_UNKNOWN_AUDIENCE',
@@ -98,7 +111,7 @@ function problemsOf (mount: Mount): ProblemCode[] {
     ...(mount.kind === 'list' ? [] : ['AG_NOT_FOUND'] as const),
     'AG_NOT_ACCEPTABLE',
     'AG_RATE_LIMITED',
-    'AG_STORE_UNAVAILABLE',
+    ...(sourced ?? ['AG_STORE_UNAVAILABLE'] as const),
     'AG_OVERLOADED'
   ]
 }

@@ -26,11 +26,11 @@ export function recordBodies (declaration: RecordDeclaration<any>, projection: P
   }
 }
 
-/** A list: a bare array to plain clients, the style's envelope to agents. */
-export function listBodies (items: Bodies, style: PagingStyle, schemaName: string): Bodies {
+/** A list: a bare array to plain clients, the style's envelope (`envelope`) to agents. */
+export function listBodies (items: Bodies, envelope: (item: JsonSchema) => JsonSchema, schemaName: string): Bodies {
   return {
     plain: { type: 'array', items: items.plain },
-    agent: named(style.schema(items.agent), `${schemaName}Page`)
+    agent: named(envelope(items.agent), `${schemaName}Page`)
   }
 }
 

@@ -2,9 +2,9 @@
 // validated arguments to what to send. It knows nothing of HTTP or any other transport: a
 // transport translates a request into a Call, and the Served value back into its own answer.
 import type { Readable } from 'node:stream'
-import type { PagingStyle } from '../paging/index.js'
+import type { PagingStyle, UncountedPaging } from '../paging/index.js'
 import { projectPayload, type Projection } from '../projection/index.js'
-import type { ListSource, RecordSource, TextSource } from '../sources/index.js'
+import { isWindowSource, type ListSource, type RecordSource, type TextSource, type WindowSource } from '../sources/index.js'
 import type { CheckedArguments, RawArguments } from './arguments.js'
 import { problem } from './errors.js'
 import { jsonArrayStream } from './json-array.js'
@@ -31,7 +31,7 @@ interface RecordPlan extends Checked {
 }
 
 export interface ListPlan extends RecordPlan {
-  readonly source: ListSource<any, any>
+  readonly source: ListSource<any, any> | WindowSource<any, any>
   readonly style: PagingStyle
   /** Writes one presented row as the plain schema declares it. */
   readonly serializeRow: (row: unknown) => string
@@ -55,10 +55,18 @@ export async function serveList (plan: ListPlan, call: Call): Promise<Served> {
   if (call.audience === 'plain') {
     return { kind: 'json-array', body: await jsonArrayStream(source.stream(args), (row) => plan.serializeRow(present(row))) }
   }
+  const project = (rows: readonly unknown[]): unknown[] => projectPayload(rows.map(present), projection) as unknown[]
+  if (isWindowSource(source)) {
+    // Registration made sure the style pages uncounted lists.
+    const style = plan.style.uncounted as UncountedPaging
+    const window = style.window(paging)
+    const read = await source.window(args, window.offset, window.limit)
+    return { kind: 'json', body: style.envelope(project(read.rows), window, read) }
+  }
   const body = await paged(plan.style, paging, {
     count: async () => await source.count(args),
     slice: async (offset, limit) => await source.slice(args, offset, limit)
-  }, (rows) => projectPayload(rows.map(present), projection) as unknown[])
+  }, project)
   return { kind: 'json', body }
 }
 

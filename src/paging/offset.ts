@@ -16,17 +16,24 @@ export interface OffsetOptions {
 
 export const OFFSET_DEFAULTS = { ceiling: 100, defaultLimit: 50 } as const
 
-export interface OffsetWindow extends Window {
-  readonly total: number
+/** The rows a request asks for, before anything is known of the list. */
+export interface OffsetLimits extends Window {
   /** Whether the request's `limit` was above the ceiling. */
   readonly clamped: boolean
+}
+
+export interface OffsetWindow extends OffsetLimits {
+  readonly total: number
 }
 
 /** What the offset envelope reports, before the page's items are known. */
 export interface OffsetState {
   /** The noun the total is counted in (`entries` -> `total_entries`). */
   readonly unit: string
-  readonly total: number
+  /** Exact; absent only for a list the source cannot count (then `more` says whether rows follow). */
+  readonly total?: number
+  /** The source's own word that rows follow this window, when there is no total to tell. */
+  readonly more?: boolean
   /** As sent (0 when absent), even at or past the end. */
   readonly offset: number
   /** The limit actually used. */
@@ -55,7 +62,19 @@ export function offsetStyle (options: Omit<OffsetOptions, 'style'>): PagingStyle
       limit: window.limit,
       clampedTo: window.clamped ? ceiling : undefined
     }),
-    schema: (item) => offsetEnvelopeSchema(item, unit)
+    schema: (item) => offsetEnvelopeSchema(item, unit),
+    uncounted: {
+      window: (query) => offsetLimits(query.offset, query.limit, ceiling, defaultLimit),
+      envelope: (items, window, read) => offsetEnvelope(items, {
+        unit,
+        total: read.total,
+        more: read.more,
+        offset: window.offset,
+        limit: window.limit,
+        clampedTo: (window as OffsetLimits).clamped ? ceiling : undefined
+      }),
+      schema: (item, totals) => offsetEnvelopeSchema(item, unit, totals)
+    }
   }
 }
 
@@ -65,19 +84,26 @@ export function offsetStyle (options: Omit<OffsetOptions, 'style'>): PagingStyle
  * schema refuses them.
  */
 export function offsetWindow (offset: number | undefined, limit: number | undefined, total: number, ceiling: number, defaultLimit: number = OFFSET_DEFAULTS.defaultLimit): OffsetWindow {
+  return { ...offsetLimits(offset, limit, ceiling, defaultLimit), total }
+}
+
+function offsetLimits (offset: number | undefined, limit: number | undefined, ceiling: number, defaultLimit: number): OffsetLimits {
   const asked = limit ?? Math.min(defaultLimit, ceiling)
-  return { offset: offset ?? 0, limit: Math.min(asked, ceiling), total, clamped: asked > ceiling }
+  return { offset: offset ?? 0, limit: Math.min(asked, ceiling), clamped: asked > ceiling }
 }
 
 /**
  * `has_more` counts from the offset as sent and what was actually returned against the exact
- * total, so `next_offset` always moves forward: an agent paging "until false" cannot loop.
+ * total, so `next_offset` always moves forward: an agent paging "until false" cannot loop. Without
+ * a total it is the source's own word, and only a window that returned rows can say more follow.
  */
 export function offsetEnvelope (items: readonly unknown[], state: OffsetState): Record<string, unknown> {
   const { unit, total, offset, limit, clampedTo } = state
   const returned = items.length
-  const hasMore = offset + returned < total
-  const envelope = { items, has_more: hasMore, [`total_${unit}`]: total, returned, offset, limit }
+  const hasMore = total === undefined ? state.more === true && returned > 0 : offset + returned < total
+  const envelope = total === undefined
+    ? { items, has_more: hasMore, returned, offset, limit }
+    : { items, has_more: hasMore, [`total_${unit}`]: total, returned, offset, limit }
   return withContinuation(
     envelope,
     hasMore ? { parameter: 'offset', value: offset + returned, unit } : undefined,
@@ -85,18 +111,21 @@ export function offsetEnvelope (items: readonly unknown[], state: OffsetState): 
   )
 }
 
-export function offsetEnvelopeSchema (item: JsonSchema, unit: string): JsonSchema {
+/** With `absent` totals (a list its source cannot count) the envelope has no total, and says so. */
+export function offsetEnvelopeSchema (item: JsonSchema, unit: string, totals: 'exact' | 'absent' = 'exact'): JsonSchema {
+  const total = `total_${unit}`
   return {
     type: 'object',
+    ...(totals === 'absent' ? { description: `A page of ${unit}. Their number is not known in advance: there is no total, and has_more is the source's own word that more follow.` } : {}),
     properties: {
       items: { type: 'array', items: item, description: `This page's ${unit}, in a stable order.` },
       has_more: { type: 'boolean', description: `Whether ${unit} follow this page: page until it is false.` },
-      [`total_${unit}`]: { type: 'integer', minimum: 0, description: `How many ${unit} there are in all (exact).` },
+      ...(totals === 'absent' ? {} : { [total]: { type: 'integer', minimum: 0, description: `How many ${unit} there are in all (exact).` } }),
       returned: { type: 'integer', minimum: 0, description: `How many ${unit} this page holds.` },
       offset: { type: 'integer', minimum: 0, description: 'The offset as sent: how many were skipped before this page.' },
       limit: { type: 'integer', minimum: 1, description: 'The limit actually used.' },
       ...continuationSchema('next_offset', 'The offset to send for the next page (offset + returned). Present only when has_more is true.', 'limit')
     },
-    required: ['items', 'has_more', `total_${unit}`, 'returned', 'offset', 'limit']
+    required: ['items', 'has_more', ...(totals === 'absent' ? [] : [total]), 'returned', 'offset', 'limit']
   }
 }

@@ -21,6 +21,20 @@ export interface PagingStyle<W extends Window = Window> {
   envelope(items: readonly unknown[], window: W): Record<string, unknown>
   /** The envelope's schema around the agent item schema. */
   schema(item: JsonSchema): JsonSchema
+  /** How the style pages a list that is not counted first (an upstream's), when it can. */
+  readonly uncounted?: UncountedPaging
+}
+
+/**
+ * Paging a list whose total comes with the window, or never: the window is chosen from the request
+ * alone, and the envelope says as much as the source did, nothing guessed.
+ */
+export interface UncountedPaging {
+  window(query: Readonly<Record<string, number | undefined>>): Window
+  /** `more` is the source's own word that rows follow; `total` is there only when it is exact. */
+  envelope(items: readonly unknown[], window: Window, read: { readonly more: boolean, readonly total?: number }): Record<string, unknown>
+  /** With `absent` totals the envelope has no total, and its schema says so. */
+  schema(item: JsonSchema, totals: 'exact' | 'absent'): JsonSchema
 }
 
 /** How a plain client is told to ask as an agent instead. */
