@@ -27,9 +27,13 @@ export const PROBLEM_KINDS = {
   AG_BODY_NOT_ALLOWED: { status: 413, title: 'Body not allowed', when: 'a body on a GET or HEAD request' },
   AG_RATE_LIMITED: { status: 429, title: 'Rate limited', when: 'too many requests from this key or address; retry after the Retry-After header\'s seconds' },
   AG_HEADERS_TOO_LARGE: { status: 431, title: 'Headers too large', when: 'the request\'s headers are too large' },
+  AG_UPSTREAM_UNREACHABLE: { status: 502, title: 'Upstream unreachable', when: 'the upstream refused or reset the connection, or its name did not resolve' },
+  AG_UPSTREAM_FAILED: { status: 502, title: 'Upstream failed', when: 'the upstream answered an error, something that is not JSON, a row the declared record does not match, or refused the gateway\'s own credentials' },
   AG_STORE_UNAVAILABLE: { status: 503, title: 'Store unavailable', when: 'the store does not answer', retryAfter: 5 },
+  AG_UPSTREAM_UNAVAILABLE: { status: 503, title: 'Upstream unavailable', when: 'the upstream asks to slow down, its circuit is open after repeated failures, or too many calls to it are waiting; retry after the Retry-After header\'s seconds', retryAfter: 5 },
   AG_OVERLOADED: { status: 503, title: 'Overloaded', when: 'the server is overloaded' },
-  AG_SHUTTING_DOWN: { status: 503, title: 'Shutting down', when: 'the replica is shutting down (readiness only): route to another' }
+  AG_SHUTTING_DOWN: { status: 503, title: 'Shutting down', when: 'the replica is shutting down (readiness only): route to another' },
+  AG_UPSTREAM_TIMEOUT: { status: 504, title: 'Upstream timeout', when: 'the upstream did not answer within its timeouts or the request\'s deadline' }
 } as const satisfies Readonly<Record<string, ProblemKind>>
 
 export type ProblemCode = keyof typeof PROBLEM_KINDS

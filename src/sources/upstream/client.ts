@@ -1,0 +1,276 @@
+// The HTTP client of one upstream JSON API: one undici pool for its origin, and around every GET a
+// deadline, bounded retries, a circuit breaker and a cap on the calls in flight (cockatiel). Every
+// failure ends as a registry problem (faults.ts); what the upstream said goes to the log only.
+import {
+  BrokenCircuitError, BulkheadRejectedError, bulkhead, circuitBreaker, ConsecutiveBreaker, ExponentialBackoff, handleWhen, retry, wrap,
+  type IBackoff, type IBackoffFactory, type IRetryBackoffContext
+} from 'cockatiel'
+import { Pool, type Dispatcher } from 'undici'
+import { faultOfError, faultOfStatus, isFailure, isRetryable, problemOfFault, requestedWait, UpstreamFault, type Fault } from './faults.js'
+
+export interface UpstreamOptions {
+  /** The upstream's origin (scheme, host, port), e.g. 'https://api.example.com'. Every URL fetched must be on it. */
+  readonly origin: string
+  /** Headers sent with every request: the gateway's own credentials for this upstream. Never logged. */
+  readonly headers?: Readonly<Record<string, string>>
+  /** Per attempt: to connect (default 2000 ms), to receive the headers (5000) and between body chunks (5000). */
+  readonly timeouts?: { readonly connectMs?: number, readonly headersMs?: number, readonly bodyMs?: number }
+  /** The most one call may take, retries and waits included (default 10000). */
+  readonly deadlineMs?: number
+  /**
+   * Bounded retries of the (idempotent) GET: attempts after the first (default 2), exponential backoff
+   * with jitter from baseMs (100) to maxMs (2000); a Retry-After from the upstream is honoured when it
+   * fits in the deadline, otherwise no retry.
+   */
+  readonly retries?: { readonly attempts?: number, readonly baseMs?: number, readonly maxMs?: number }
+  /**
+   * Circuit breaker: opens after `failures` consecutive failures (default 5), half-opens after
+   * halfOpenAfterMs (default 10000). While open, calls fail at once with AG_UPSTREAM_UNAVAILABLE and a
+   * Retry-After of the seconds left (at least 1).
+   */
+  readonly breaker?: { readonly failures?: number, readonly halfOpenAfterMs?: number }
+  /**
+   * The most calls in flight to this upstream (default 16), and how many may wait (default 64); beyond
+   * that AG_UPSTREAM_UNAVAILABLE with Retry-After 1.
+   */
+  readonly concurrency?: { readonly limit?: number, readonly queue?: number }
+  /** The largest body read, in bytes (default 32 MiB); a larger one is AG_UPSTREAM_FAILED. */
+  readonly maxBytes?: number
+  /** Where failures are told: a pino-like logger (an object, then a message). */
+  readonly log?: { warn: (details: object, message: string) => void }
+}
+
+export interface UpstreamResponse {
+  readonly url: URL
+  readonly status: number
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>
+  /** The body, parsed from JSON. */
+  readonly body: unknown
+}
+
+export interface UpstreamGetOptions {
+  /** The caller's signal: when it aborts, so does the upstream call, with the caller's reason. */
+  readonly signal?: AbortSignal
+  /** `'absent'`: a 404 means the record does not exist (undefined), not a failure of the upstream. */
+  readonly notFound?: 'absent'
+}
+
+export interface UpstreamClient {
+  /** The upstream's origin, as the URL standard writes it. */
+  readonly origin: string
+  /**
+   * GET a path (resolved against the origin) or an absolute URL, which must be on the origin
+   * (otherwise AG_UPSTREAM_FAILED, logged: this is how a `next` link off the origin is refused). 2xx
+   * with a JSON body: the response. 404: undefined when `notFound: 'absent'`, else AG_UPSTREAM_FAILED.
+   */
+  get: (target: string | URL, options?: UpstreamGetOptions) => Promise<UpstreamResponse | undefined>
+  /** Closes the pool, once the calls in flight are answered. */
+  close: () => Promise<void>
+}
+
+/** At most this much of an upstream's body goes to the log. */
+const EXCERPT_CHARS = 512
+
+/** A client for the upstream at `options.origin`; throws a RangeError for options it cannot use. */
+export function upstreamClient (options: UpstreamOptions): UpstreamClient {
+  const settings = settingsOf(options)
+  const { origin, log } = settings
+  const pool = new Pool(origin, {
+    // As many connections as calls in flight: nothing ever waits in undici's queue, unseen.
+    connections: settings.limit,
+    connect: { timeout: settings.connectMs },
+    headersTimeout: settings.headersMs,
+    bodyTimeout: settings.bodyMs,
+    maxResponseSize: settings.maxBytes
+  })
+  const headers = requestHeaders(options.headers ?? {})
+
+  // Shared by every call: the breaker counts consecutive failures across them, the bulkhead caps them.
+  const breaker = circuitBreaker(handleWhen((error) => error instanceof UpstreamFault && isFailure(error.fault)), {
+    halfOpenAfter: settings.halfOpenAfterMs,
+    breaker: new ConsecutiveBreaker(settings.failures)
+  })
+  const cap = bulkhead(settings.limit, settings.queue)
+  let openedAt = 0
+  breaker.onBreak(() => {
+    openedAt = Date.now()
+    log?.warn({ origin, failures: settings.failures, halfOpenAfterMs: settings.halfOpenAfterMs }, 'upstream circuit open')
+  })
+  cap.onReject(() => { log?.warn({ origin, limit: settings.limit, queue: settings.queue }, 'upstream calls refused: queue full') })
+
+  /** One attempt: the request, then its answer read whole, or the fault it is (told to the log). */
+  async function attempt (url: URL, number: number, signal: AbortSignal, notFound: 'absent' | undefined): Promise<UpstreamResponse | undefined> {
+    const path = url.pathname + url.search
+    const told = (fault: Fault, details: object): UpstreamFault => {
+      log?.warn({ origin, path, attempt: number, ...details }, 'upstream call failed')
+      return new UpstreamFault(fault)
+    }
+    try {
+      const answer = await pool.request({ path, method: 'GET', headers, signal })
+      const status = answer.statusCode
+      if (status >= 200 && status < 300) {
+        const text = await answer.body.text()
+        try {
+          return { url, status, headers: answer.headers, body: JSON.parse(text) }
+        } catch {
+          throw told({ kind: 'not-json' }, { status, body: text.slice(0, EXCERPT_CHARS) })
+        }
+      }
+      if (status === 404 && notFound === 'absent') {
+        await answer.body.dump()
+        return undefined
+      }
+      const excerpt = await excerptOf(answer.body)
+      throw told(faultOfStatus(status, answer.headers['retry-after'], Date.now()), { status, body: excerpt })
+    } catch (error) {
+      if (error instanceof UpstreamFault || signal.aborted) throw error
+      const fault = faultOfError(error)
+      if (fault === undefined) throw error
+      const { code, message } = error as { code?: unknown, message?: unknown }
+      throw told(fault, { code, message })
+    }
+  }
+
+  return {
+    origin,
+    get: async (target, { signal: caller, notFound } = {}) => {
+      caller?.throwIfAborted()
+      const url = URL.canParse(target.toString(), origin) ? new URL(target, origin) : undefined
+      if (url?.origin !== origin) {
+        // Where it led, without its query: a link's query may carry a token.
+        log?.warn({ origin, refused: url === undefined ? 'not a URL' : url.origin + url.pathname }, 'upstream URL off its origin refused')
+        throw problemOfFault(origin, { kind: 'off-origin' })
+      }
+      const deadline = AbortSignal.timeout(settings.deadlineMs)
+      const signal = caller === undefined ? deadline : AbortSignal.any([caller, deadline])
+      const endsAt = Date.now() + settings.deadlineMs
+      // Made per call, as it decides by this call's deadline whether a wait the upstream asks for fits.
+      const retries = retry(handleWhen((error) => error instanceof UpstreamFault && isRetryable(error.fault, endsAt - Date.now())), {
+        maxAttempts: settings.attempts,
+        backoff: honouring(new ExponentialBackoff({ initialDelay: settings.baseMs, maxDelay: settings.maxMs }))
+      })
+      // Retry outermost, then the breaker, then the bulkhead innermost. The breaker sees every
+      // attempt, so retries against a dead upstream open it sooner, and once open the retry stops at
+      // once (an open circuit is not retried). The bulkhead counts requests on the wire, the pool's
+      // connections: a call waiting out a backoff holds no slot, a call the open circuit refuses never
+      // takes a place in the queue, and a refusal for want of room is neither retried nor counted
+      // against the upstream, which did not fail.
+      const policy = wrap(retries, breaker, cap)
+      try {
+        // The bulkhead's queue and the backoff's sleep do not listen to the signal: the race does.
+        return await raced(policy.execute(({ attempt: tried }) => attempt(url, tried + 1, signal, notFound), signal), signal)
+      } catch (error) {
+        if (caller?.aborted === true) throw caller.reason
+        if (error instanceof UpstreamFault) throw problemOfFault(origin, error.fault)
+        if (error instanceof BrokenCircuitError) throw problemOfFault(origin, { kind: 'circuit-open', waitMs: openedAt + settings.halfOpenAfterMs - Date.now() })
+        if (error instanceof BulkheadRejectedError) throw problemOfFault(origin, { kind: 'queue-full' })
+        if (!deadline.aborted) throw error
+        log?.warn({ origin, path: url.pathname + url.search, deadlineMs: settings.deadlineMs }, 'upstream call outlasted its deadline')
+        throw problemOfFault(origin, { kind: 'timeout' })
+      }
+    },
+    close: async () => { await pool.close() }
+  }
+}
+
+interface Settings {
+  readonly origin: string
+  readonly connectMs: number
+  readonly headersMs: number
+  readonly bodyMs: number
+  readonly deadlineMs: number
+  readonly attempts: number
+  readonly baseMs: number
+  readonly maxMs: number
+  readonly failures: number
+  readonly halfOpenAfterMs: number
+  readonly limit: number
+  readonly queue: number
+  readonly maxBytes: number
+  readonly log: UpstreamOptions['log']
+}
+
+/** The options with their defaults, each checked. */
+function settingsOf (options: UpstreamOptions): Settings {
+  const { timeouts = {}, retries = {}, breaker = {}, concurrency = {} } = options
+  const settings: Settings = {
+    origin: originOf(options.origin),
+    connectMs: counted('timeouts.connectMs', timeouts.connectMs ?? 2000, 1),
+    headersMs: counted('timeouts.headersMs', timeouts.headersMs ?? 5000, 1),
+    bodyMs: counted('timeouts.bodyMs', timeouts.bodyMs ?? 5000, 1),
+    deadlineMs: counted('deadlineMs', options.deadlineMs ?? 10_000, 1),
+    attempts: counted('retries.attempts', retries.attempts ?? 2, 0),
+    baseMs: counted('retries.baseMs', retries.baseMs ?? 100, 1),
+    maxMs: counted('retries.maxMs', retries.maxMs ?? 2000, 1),
+    failures: counted('breaker.failures', breaker.failures ?? 5, 1),
+    halfOpenAfterMs: counted('breaker.halfOpenAfterMs', breaker.halfOpenAfterMs ?? 10_000, 1),
+    limit: counted('concurrency.limit', concurrency.limit ?? 16, 1),
+    queue: counted('concurrency.queue', concurrency.queue ?? 64, 0),
+    maxBytes: counted('maxBytes', options.maxBytes ?? 32 * 1024 * 1024, 1),
+    log: options.log
+  }
+  if (settings.maxMs < settings.baseMs) throw new RangeError(`Upstream option retries.maxMs (${settings.maxMs}) is below retries.baseMs (${settings.baseMs}).`)
+  return settings
+}
+
+/** `value`, when it is an integer of at least `least`. */
+function counted (name: string, value: number, least: 0 | 1): number {
+  if (!Number.isSafeInteger(value) || value < least) {
+    throw new RangeError(`Upstream option ${name} must be ${least === 1 ? 'a positive' : 'a non-negative'} integer; got ${String(value)}.`)
+  }
+  return value
+}
+
+/** The origin as the URL standard writes it: http(s), no credentials, nothing after the host and port. */
+function originOf (value: string): string {
+  const url = URL.canParse(value) ? new URL(value) : undefined
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new RangeError('Upstream option origin must be an http: or https: URL, like \'https://api.example.com\'.')
+  }
+  if (url.username !== '' || url.password !== '') throw new RangeError('Upstream option origin must not carry credentials: send them in `headers`.')
+  if (url.pathname !== '/' || url.search !== '' || url.hash !== '') {
+    throw new RangeError(`Upstream option origin must be an origin only (${url.origin}), without a path, query or fragment.`)
+  }
+  return url.origin
+}
+
+/** What every request sends: JSON accepted, then the configured headers (names lower-cased, so one wins). */
+function requestHeaders (configured: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries([['accept', 'application/json'], ...Object.entries(configured).map(([name, value]) => [name.toLowerCase(), value])])
+}
+
+/** The exponential backoff, stretched to the wait the upstream asked for (`Retry-After`), if longer. */
+function honouring (exponential: IBackoffFactory<unknown>): IBackoffFactory<IRetryBackoffContext<unknown>> {
+  return { next: (context) => step(exponential.next(context), context) }
+}
+
+function step (backoff: IBackoff<unknown>, context: IRetryBackoffContext<unknown>): IBackoff<IRetryBackoffContext<unknown>> {
+  // Only an UpstreamFault is retried (the retry's filter), so the failure is one.
+  const { error } = context.result as { error: UpstreamFault }
+  return { duration: Math.max(backoff.duration, requestedWait(error.fault)), next: (following) => step(backoff.next(following), following) }
+}
+
+/** The first characters of an error's body, for the log; the rest is not read (the body is destroyed). */
+async function excerptOf (body: Dispatcher.ResponseData['body']): Promise<string> {
+  let text = ''
+  for await (const chunk of body.setEncoding('utf8')) {
+    text += chunk as string
+    if (text.length >= EXCERPT_CHARS) break
+  }
+  return text.slice(0, EXCERPT_CHARS)
+}
+
+/** `work`, or the signal's reason as soon as it aborts, whichever comes first. */
+async function raced<T> (work: Promise<T>, signal: AbortSignal): Promise<T> {
+  let stop!: () => void
+  const aborted = new Promise<never>((resolve, reject) => {
+    const onAbort = (): void => { reject(signal.reason) }
+    signal.addEventListener('abort', onAbort, { once: true })
+    stop = () => { signal.removeEventListener('abort', onAbort) }
+  })
+  try {
+    return await Promise.race([work, aborted])
+  } finally {
+    stop()
+  }
+}
