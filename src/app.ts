@@ -4,10 +4,16 @@ import type { FastifyInstance } from 'fastify'
 import books from '../routes/books/index.js'
 import invoices from '../routes/invoices/index.js'
 import ledger from '../routes/ledger/index.js'
+import products from '../routes/products/index.js'
 import gateway, { type GatewayOptions } from './gateway.js'
 import { setUpDemo } from './store/index.js'
 
-export type AppOptions = Omit<GatewayOptions, 'setUp' | 'tags'>
+export type AppOptions = Omit<GatewayOptions, 'setUp' | 'tags'> & {
+  /** The demo upstream's origin: when set, the products are served from it. */
+  readonly upstreamUrl?: string
+  /** The gateway's own bearer token for that upstream. */
+  readonly upstreamToken?: string
+}
 
 /** The demo resources' tags, listed in the document. */
 const TAGS = [
@@ -16,9 +22,15 @@ const TAGS = [
   { name: 'ledger', description: 'The ledger: a long list, open to anyone, paged by offset.' }
 ]
 
+const PRODUCTS_TAG = { name: 'products', description: 'The products of another service, the upstream catalogue, read from it as they are asked.' }
+
 export default async function app (fastify: FastifyInstance, options: AppOptions): Promise<void> {
-  await fastify.register(gateway, { ...options, setUp: setUpDemo, tags: TAGS })
+  const { upstreamUrl, upstreamToken, ...gatewayOptions } = options
+  await fastify.register(gateway, { ...gatewayOptions, setUp: setUpDemo, tags: upstreamUrl === undefined ? TAGS : [...TAGS, PRODUCTS_TAG] })
   await fastify.register(books)
   await fastify.register(invoices)
   await fastify.register(ledger)
+  if (upstreamUrl !== undefined) {
+    await fastify.register(products, { upstream: { origin: upstreamUrl, ...(upstreamToken === undefined ? {} : { headers: { authorization: `Bearer ${upstreamToken}` } }) } })
+  }
 }

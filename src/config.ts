@@ -27,6 +27,10 @@ export interface Config {
   readonly shutdownGraceSeconds: number
   /** Seconds a streamed list may wait on a client that does not read before it is cut. */
   readonly streamStallSeconds: number
+  /** The demo upstream's origin (`UPSTREAM_URL`): when set, the products are served from it. */
+  readonly upstreamUrl?: string
+  /** The gateway's own key to the upstream (`UPSTREAM_TOKEN`), sent as a bearer token; never the caller's. */
+  readonly upstreamToken?: string
 }
 
 /** A balancer's usual health-check period covered, then a long list's time to finish. */
@@ -57,7 +61,8 @@ export function loadConfig (env: Readonly<Record<string, string | undefined>>): 
     ...readRedisUrl(env.REDIS_URL),
     shutdownDrainSeconds: readWhole('SHUTDOWN_DRAIN_SECONDS', env.SHUTDOWN_DRAIN_SECONDS ?? String(SHUTDOWN_DEFAULTS.drainSeconds), 0, 'a whole number of seconds (0: close at once)'),
     shutdownGraceSeconds: readWhole('SHUTDOWN_GRACE_SECONDS', env.SHUTDOWN_GRACE_SECONDS ?? String(SHUTDOWN_DEFAULTS.graceSeconds), 1, 'a whole number of seconds from 1'),
-    streamStallSeconds: readWhole('STREAM_STALL_SECONDS', env.STREAM_STALL_SECONDS ?? String(STREAM_STALL_DEFAULT_SECONDS), 1, 'a whole number of seconds from 1')
+    streamStallSeconds: readWhole('STREAM_STALL_SECONDS', env.STREAM_STALL_SECONDS ?? String(STREAM_STALL_DEFAULT_SECONDS), 1, 'a whole number of seconds from 1'),
+    ...readUpstream(env.UPSTREAM_URL, env.UPSTREAM_TOKEN)
   }
 }
 
@@ -83,6 +88,16 @@ function readRedisUrl (value: string | undefined): Pick<Config, 'redisUrl'> {
   if (value === undefined || value.trim() === '') return {}
   if (!/^rediss?:\/\//.test(value) || !URL.canParse(value)) throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL such as "redis://127.0.0.1:6379".')
   return { redisUrl: value }
+}
+
+function readUpstream (url: string | undefined, token: string | undefined): Pick<Config, 'upstreamUrl' | 'upstreamToken'> {
+  const hasToken = token !== undefined && token.trim() !== ''
+  if (url === undefined || url.trim() === '') {
+    if (hasToken) throw new ConfigError('UPSTREAM_TOKEN is set without UPSTREAM_URL: set the upstream\'s origin too.')
+    return {}
+  }
+  if (!isOrigin(url)) throw new ConfigError(`UPSTREAM_URL must be an origin such as "http://127.0.0.1:4010" (scheme, host and port, no path); got ${JSON.stringify(url)}.`)
+  return { upstreamUrl: url, ...(hasToken ? { upstreamToken: token } : {}) }
 }
 
 function readTimeZone (value = 'UTC'): string {

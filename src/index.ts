@@ -21,8 +21,13 @@ export { problem, problemOf, type Problem, type ProblemCode } from './core/index
 // Where rows come from.
 export {
   arrayRecordSource, arraySource, kyselyRecordSource, kyselySource, recordTextSource,
-  type KyselySourceOptions, type ListSource, type RecordSource, type TextSource
+  type KyselySourceOptions, type ListSource, type RecordSource, type TextSource, type WindowRead, type WindowSource
 } from './sources/index.js'
+export {
+  cursorPaging, offsetPaging, pageLinkPaging, singlePaging, upstreamClient, upstreamList, upstreamRecord,
+  type CursorPagingOptions, type FieldPaths, type OffsetPagingOptions, type PageLinkOptions, type UpstreamClient, type UpstreamListOptions,
+  type UpstreamOptions, type UpstreamPaging, type UpstreamRecordOptions
+} from './sources/upstream/index.js'
 export { openStore, type OpenStoreOptions, type Store, type StoreKind } from './store/index.js'
 
 // The two readers and their media types.

@@ -32,7 +32,9 @@ t.test('every variable read', async (t) => {
     REDIS_URL: 'redis://127.0.0.1:6379',
     SHUTDOWN_DRAIN_SECONDS: '0',
     SHUTDOWN_GRACE_SECONDS: '30',
-    STREAM_STALL_SECONDS: '60'
+    STREAM_STALL_SECONDS: '60',
+    UPSTREAM_URL: 'http://127.0.0.1:4010',
+    UPSTREAM_TOKEN: 'upstream-secret'
   }), {
     port: 8080,
     host: '0.0.0.0',
@@ -46,8 +48,18 @@ t.test('every variable read', async (t) => {
     redisUrl: 'redis://127.0.0.1:6379',
     shutdownDrainSeconds: 0,
     shutdownGraceSeconds: 30,
-    streamStallSeconds: 60
+    streamStallSeconds: 60,
+    upstreamUrl: 'http://127.0.0.1:4010',
+    upstreamToken: 'upstream-secret'
   })
+})
+
+t.test('UPSTREAM_URL: an origin, or unset (no products); UPSTREAM_TOKEN only with it, never repeated in an error', async (t) => {
+  t.notOk('upstreamUrl' in loadConfig({ UPSTREAM_URL: ' ' }))
+  t.strictSame(loadConfig({ UPSTREAM_URL: 'https://api.example.com' }).upstreamUrl, 'https://api.example.com')
+  t.notOk('upstreamToken' in loadConfig({ UPSTREAM_URL: 'https://api.example.com', UPSTREAM_TOKEN: '' }))
+  t.throws(() => loadConfig({ UPSTREAM_URL: 'https://api.example.com/v1' }), new ConfigError('UPSTREAM_URL must be an origin such as "http://127.0.0.1:4010" (scheme, host and port, no path); got "https://api.example.com/v1".'))
+  t.throws(() => loadConfig({ UPSTREAM_TOKEN: 'hunter2' }), { message: /^UPSTREAM_TOKEN is set without UPSTREAM_URL(?!.*hunter2)/ })
 })
 
 t.test('an empty API_KEYS is unset', async (t) => {

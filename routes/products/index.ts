@@ -1,0 +1,43 @@
+// The products: rows of another service (the demo upstream, or any API paged like GitHub's), served
+// like the store's. The list pages by `page` and a `Link` header, so it has no total; a product is
+// read by its SKU, and the upstream's 404 is ours.
+import type { FastifyInstance } from 'fastify'
+import Type from 'typebox'
+import { unrestricted } from '../../src/permissions.js'
+import { pageLinkPaging, upstreamClient, upstreamList, upstreamRecord, type UpstreamOptions } from '../../src/sources/upstream/index.js'
+import { Product, PRODUCT_FIELDS } from './product.js'
+
+export interface ProductsOptions {
+  /** The upstream serving `/page/products` and `/products/:sku`: its origin and the gateway's credentials. */
+  readonly upstream: UpstreamOptions
+}
+
+export default async function products (app: FastifyInstance, options: ProductsOptions): Promise<void> {
+  const client = upstreamClient({ ...options.upstream, log: app.log })
+  app.addHook('onClose', async () => { await client.close() })
+  const read = { client, declaration: Product, fields: PRODUCT_FIELDS, log: app.log }
+  app.mount({
+    kind: 'list',
+    name: 'listProducts',
+    url: '/products',
+    summary: 'List the products',
+    description: 'Every product of the upstream catalogue, in its order. Read from the upstream as it is asked: the number of products is not known in advance.',
+    tags: ['products'],
+    declaration: Product,
+    source: upstreamList({ ...read, path: '/page/products', paging: pageLinkPaging({ pageSize: 100 }), maxRows: 100_000 }),
+    permissions: [unrestricted],
+    paging: { style: 'offset', unit: 'products', ceiling: 200, defaultLimit: 20 }
+  })
+  app.mount({
+    kind: 'retrieve',
+    name: 'getProduct',
+    url: '/products/:sku',
+    summary: 'Get a product',
+    description: 'One product of the upstream catalogue, by its SKU.',
+    tags: ['products'],
+    declaration: Product,
+    params: Type.Object({ sku: Type.String({ pattern: '^[A-Za-z0-9-]{1,40}$', description: 'The product\'s SKU, e.g. SKU-00001.' }) }),
+    source: upstreamRecord({ ...read, path: ({ sku }: { sku: string }) => `/products/${encodeURIComponent(sku)}` }),
+    permissions: [unrestricted]
+  })
+}

@@ -1,0 +1,69 @@
+// An upstream's item as the declared record: each declared field read from its path in the item
+// (the same name unless mapped), nothing else kept, then checked against the record's schema. A row
+// the gateway's own document would contradict is never served: it fails as the upstream's fault,
+// naming the field, and the upstream's values stay in the log.
+import { Ajv, type ErrorObject } from 'ajv'
+import addFormatsModule from 'ajv-formats'
+import type { TObject } from 'typebox'
+import { problem } from '../../core/errors.js'
+import { CUSTOM_FORMATS } from '../../formats.js'
+
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
+
+/** Where each declared field is in the upstream's item: a dotted path (`pricing.amount_cents`). */
+export type FieldPaths = Readonly<Record<string, string>>
+
+/** Tells what an upstream row got wrong, for the log only. */
+export type RowLog = (details: object, message: string) => void
+
+/** Turns one upstream item into a checked row of the record, or throws the 502 naming the field. */
+export type RowReader = (item: unknown) => Record<string, unknown>
+
+const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false, removeAdditional: false })
+addFormats(ajv)
+for (const [name, format] of Object.entries(CUSTOM_FORMATS)) ajv.addFormat(name, format)
+
+/**
+ * The reader for `schema` (the record as served; its computed `affordances` are not read from the
+ * upstream), built once. `origin` names the upstream in the problem; `log` hears the details.
+ */
+export function rowReader (schema: TObject, fields: FieldPaths, origin: string, log: RowLog): RowReader {
+  const { affordances: _computed, ...declared } = schema.properties
+  const unknown = Object.keys(fields).filter((name) => !Object.hasOwn(declared, name))
+  if (unknown.length > 0) throw new RangeError(`fields maps ${unknown.join(', ')}, which the record does not declare.`)
+  const paths = Object.keys(declared).map((name) => [name, (fields[name] ?? name).split('.')] as const)
+  const validate = ajv.compile({ ...schema, properties: declared, required: (schema.required ?? []).filter((name: string) => name !== 'affordances') })
+  return (item) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+      log({ origin, type: Array.isArray(item) ? 'array' : typeof item }, 'upstream row is not an object')
+      throw problem('AG_UPSTREAM_FAILED', `The upstream at ${origin} answered a row that is not an object.`)
+    }
+    const row: Record<string, unknown> = {}
+    for (const [name, path] of paths) {
+      const value = at(item, path)
+      if (value !== undefined) row[name] = value
+    }
+    if (validate(row)) return row
+    const [error] = validate.errors as ErrorObject[]
+    const field = fieldOf(error)
+    log({ origin, field, keyword: error.keyword, message: error.message }, 'upstream row does not match the declared record')
+    throw problem('AG_UPSTREAM_FAILED', `The upstream at ${origin} answered a row that does not match the declared record: ${field} ${String(error.message)}.`)
+  }
+}
+
+/** The value at `path` in `item`, or undefined where the path leads nowhere. */
+function at (item: unknown, path: readonly string[]): unknown {
+  let value = item
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.hasOwn(value, key)) return undefined
+    value = (value as Record<string, unknown>)[key]
+  }
+  return value
+}
+
+/** The record's field an error is about: where it is, then the property it misses or must not have. */
+function fieldOf (error: ErrorObject): string {
+  const { missingProperty, additionalProperty } = error.params as { missingProperty?: string, additionalProperty?: string }
+  const path = error.instancePath.slice(1).replaceAll('/', '.')
+  return [path, missingProperty ?? additionalProperty].filter((part) => part !== undefined && part !== '').join('.')
+}

@@ -1,0 +1,163 @@
+// An upstream HTTP API as a source: a list read a window at a time (agents) or walked page by page
+// (plain clients), a record fetched by its arguments. It is given everything it reads from: the
+// upstream's client, how the upstream pages, the record its rows must match, where fields are.
+import { invalidArguments, problem, type ProblemCode } from '../../core/errors.js'
+import type { RecordDeclaration } from '../../declare/index.js'
+import type { RecordSource, WindowRead, WindowSource } from '../source.js'
+import type { UpstreamClient } from './client.js'
+import { PageShapeError, type UpstreamPage, type UpstreamPaging } from './paging.js'
+import { rowReader, type FieldPaths, type RowLog, type RowReader } from './rows.js'
+
+/** What reading an upstream can end in, as each route reading one publishes. */
+export const UPSTREAM_PROBLEMS: readonly ProblemCode[] = ['AG_UPSTREAM_FAILED', 'AG_UPSTREAM_UNREACHABLE', 'AG_UPSTREAM_UNAVAILABLE', 'AG_UPSTREAM_TIMEOUT']
+
+/** The most rows a plain list walks unless its mount says otherwise. */
+export const DEFAULT_MAX_ROWS = 10_000
+
+interface UpstreamBase<Args, Row> {
+  /** The upstream's client: its origin, credentials, timeouts, retries, breaker and cap. */
+  readonly client: UpstreamClient
+  /** The record the rows are served as: every row is checked against its schema before it is. */
+  readonly declaration: RecordDeclaration<Row>
+  /** The path on the upstream, with the arguments in it (`encodeURIComponent` them). */
+  readonly path: string | ((args: Args) => string)
+  /** Where declared fields are in the upstream's item, where the names differ (`price: 'pricing.amount_cents'`). */
+  readonly fields?: FieldPaths
+  /** Where a row that does not match is told, with what it got wrong (default: nowhere). */
+  readonly log?: { readonly warn: RowLog }
+}
+
+export interface UpstreamListOptions<Args, Row> extends UpstreamBase<Args, Row> {
+  readonly paging: UpstreamPaging
+  /**
+   * The most rows a plain list walks (default 10,000), and how deep a list that can only be walked
+   * from its start (a cursor's, a single array's) is read for an agent. Past it a plain list is cut
+   * (the client sees the body end without its closing bracket, and it is logged): never truncated.
+   */
+  readonly maxRows?: number
+}
+
+export interface UpstreamRecordOptions<Args, Row> extends UpstreamBase<Args, Row> {
+  /** The body's field holding the record, when it is wrapped (default: the body is the record). */
+  readonly item?: string
+}
+
+/** A list of an upstream API, paged as `paging` says. */
+export function upstreamList<Args, Row> (options: UpstreamListOptions<Args, Row>): WindowSource<Args, Row> {
+  const { client, paging } = options
+  const maxRows = options.maxRows ?? DEFAULT_MAX_ROWS
+  if (!Number.isSafeInteger(maxRows) || maxRows < 1) throw new RangeError(`maxRows must be a positive integer; got ${maxRows}.`)
+  const read = readerOf(options)
+  const listOf = locate(options)
+  const fetchPage = async (url: URL, signal?: AbortSignal): Promise<UpstreamPage> => {
+    const response = await client.get(url, signal === undefined ? {} : { signal })
+    // Without `notFound: 'absent'` the client answers every response, or throws.
+    const { body, headers } = response as NonNullable<typeof response>
+    try {
+      return aligned(paging.read({ url, headers, body }), paging)
+    } catch (error) {
+      if (!(error instanceof PageShapeError)) throw error
+      options.log?.warn({ origin: client.origin, path: url.pathname, style: paging.style, problem: error.message }, 'upstream page is not the shape its paging style promises')
+      throw problem('AG_UPSTREAM_FAILED', `The upstream at ${client.origin} answered a page that is not the shape its paging promises.`)
+    }
+  }
+  return {
+    totals: paging.totals,
+    problems: UPSTREAM_PROBLEMS,
+    window: async (args, offset, limit) => {
+      const list = listOf(args)
+      const start = paging.at?.(list, offset)
+      if (start === undefined && offset >= maxRows) {
+        throw invalidArguments({ offset: [`This list is read from its start, and only its first ${maxRows} rows are served: send an offset below ${maxRows}.`] })
+      }
+      return await windowOf(start ?? { url: paging.first(list), start: 0 }, offset, start === undefined ? Math.min(limit, maxRows - offset) : limit, fetchPage, read) as WindowRead<Row>
+    },
+    stream: (args) => walk(paging.first(listOf(args)), maxRows, fetchPage, read, client.origin) as AsyncIterable<Row>
+  }
+}
+
+/** A record of an upstream API; a 404 from the upstream is no such record. */
+export function upstreamRecord<Args, Row> (options: UpstreamRecordOptions<Args, Row>): RecordSource<Args, Row> {
+  const read = readerOf(options)
+  const recordOf = locate(options)
+  return {
+    problems: UPSTREAM_PROBLEMS,
+    one: async (args) => {
+      const response = await options.client.get(recordOf(args), { notFound: 'absent' })
+      if (response === undefined) return undefined
+      return read(options.item === undefined ? response.body : (response.body as Record<string, unknown> | null)?.[options.item]) as Row
+    }
+  }
+}
+
+function readerOf (options: Pick<UpstreamBase<never, any>, 'declaration' | 'fields' | 'client' | 'log'>): RowReader {
+  return rowReader(options.declaration.schema, options.fields ?? {}, options.client.origin, (details, message) => options.log?.warn(details, message))
+}
+
+function locate<Args> (options: UpstreamBase<Args, any>): (args: Args) => URL {
+  const { path, client } = options
+  return (args) => new URL(typeof path === 'string' ? path : path(args), client.origin)
+}
+
+/**
+ * The rows `[offset, offset + limit)`, from the page at `from` on, following the upstream's next
+ * pages; only the window's rows are checked. More follow when the last page read holds rows past
+ * the window, or names a next page.
+ */
+async function windowOf (from: { url: URL, start: number }, offset: number, limit: number, fetchPage: (url: URL) => Promise<UpstreamPage>, read: RowReader): Promise<WindowRead<unknown>> {
+  const rows: unknown[] = []
+  let position = from.start
+  let url: URL | undefined = from.url
+  let total: number | undefined
+  let more = false
+  while (url !== undefined && rows.length < limit) {
+    const page: UpstreamPage = await fetchPage(url)
+    total = page.total ?? total
+    for (const item of page.rows) {
+      if (position >= offset && rows.length < limit) rows.push(read(item))
+      position++
+    }
+    more = position > offset + limit || page.next !== undefined
+    url = page.next
+  }
+  return { rows, more, ...(total === undefined ? {} : { total }) }
+}
+
+/**
+ * Pages of a numbered style are addressed by arithmetic, so each must hold exactly the size asked
+ * for unless it is the last: one that does not would shift every row after it.
+ */
+function aligned (page: UpstreamPage, paging: UpstreamPaging): UpstreamPage {
+  const { pageSize } = paging
+  if (pageSize !== undefined && (page.rows.length > pageSize || (page.next !== undefined && page.rows.length !== pageSize))) {
+    throw new PageShapeError(`a page holds ${page.rows.length} rows where ${pageSize} were asked for`)
+  }
+  return page
+}
+
+/**
+ * Every row, page after page, the next page fetched while this one is written; each page checked
+ * whole before any of it is yielded, so a bad first page is a 502, not a cut stream. Past `maxRows`
+ * the walk fails: the list is cut where the client can see it, and the failure is logged.
+ */
+async function * walk (first: URL, maxRows: number, fetchPage: (url: URL, signal: AbortSignal) => Promise<UpstreamPage>, read: RowReader, origin: string): AsyncGenerator<unknown> {
+  const abort = new AbortController()
+  let pending: Promise<UpstreamPage> | undefined = fetchPage(first, abort.signal)
+  let served = 0
+  try {
+    while (pending !== undefined) {
+      const page: UpstreamPage = await pending
+      pending = page.next === undefined ? undefined : fetchPage(page.next, abort.signal)
+      // A walk closed early leaves this fetch unawaited: its failure is nobody's to hear.
+      pending?.catch(() => {})
+      const rows = page.rows.map(read)
+      for (const row of rows) {
+        if (served === maxRows) throw new Error(`The plain list of the upstream at ${origin} passed the ${maxRows} rows it may walk: the response was cut.`)
+        served++
+        yield row
+      }
+    }
+  } finally {
+    abort.abort()
+  }
+}
