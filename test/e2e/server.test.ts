@@ -6,6 +6,10 @@ import { runServer, startServer } from '../helpers/server.js'
 
 const KEY = 'e2e-key-0123456789abcdef'
 
+// Each test starts a server process that compiles its TypeScript first: seconds each on a quiet
+// machine, far more on a busy one. Nothing here waits on a clock; this only bounds a hang.
+t.setTimeout(300_000)
+
 /** The reference document's page 2, as an agent is served it over HTTP and over MCP. */
 const PAGE_TWO = {
   items: [{ id: 3, title: 'A Wizard of Earthsea', status: 'Published', price: 'EUR 9.99', published_on: '01 November 1968' }],

@@ -12,7 +12,7 @@ import { until } from '../helpers/until.js'
 
 // Seeding the shelf and starting the server through the TypeScript loader are slow on a busy
 // machine: past tap's default 30 s per file.
-t.setTimeout(120_000)
+t.setTimeout(240_000)
 
 const KEY = 'shutdown-key-0123456789abcdef'
 
