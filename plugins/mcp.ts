@@ -4,7 +4,7 @@
 // gateway's doors in front of it and hands it the request as a web Request, so that the answer goes
 // back through Fastify's reply with every header the gateway's hooks set (security headers, CORS,
 // rate limits). The tools themselves are src/mcp/tools.ts.
-import { createMcpHandler, ProtocolError, ProtocolErrorCode, Server, type AuthInfo } from '@modelcontextprotocol/server'
+import { createMcpHandler, isLegacyRequest, ProtocolError, ProtocolErrorCode, Server, WebStandardStreamableHTTPServerTransport, type AuthInfo } from '@modelcontextprotocol/server'
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { problem } from '../src/core/errors.js'
@@ -54,6 +54,15 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
         if (overloaded !== undefined) throw overloaded
       },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        // Nearly every message: a 2025 revision's, answered whole, as JSON (see answerAsJson).
+        if (request.method === 'POST') {
+          const exchange = webRequest(request)
+          if (await isLegacyRequest(exchange, request.body)) {
+            const response = await answerAsJson(serverFor(options.info, tools, { principal: request.principal, log: request.log }), exchange, request.body)
+            return await reply.code(response.status).headers(Object.fromEntries(response.headers)).send(Buffer.from(await response.arrayBuffer()))
+          }
+        }
+        // The SDK's own entry for the rest: the newer revision, and GET and DELETE (405).
         // A client gone is an exchange abandoned: the SDK stops what it was doing for it.
         const abort = new AbortController()
         reply.raw.once('close', () => { abort.abort() })
@@ -65,6 +74,23 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
 }
 
 export default fp(mcp, { name: 'mcp', dependencies: ['mount', 'auth', 'load-shedding', 'problems'] })
+
+/**
+ * One message of a 2025 revision, served as the SDK serves it statelessly (a transport per request,
+ * no session), but answered as one JSON body instead of an event stream of one message: the
+ * revisions allow either, and clients accept both. Nothing streams: a tool answers once, sending no
+ * notifications first. So the answer is written whole, with its length, not piped chunk by chunk.
+ * The call runs to its end even if the client leaves: a read, and its answer is dropped.
+ */
+async function answerAsJson (server: Server, request: Request, body: unknown): Promise<Response> {
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+  await server.connect(transport)
+  try {
+    return await transport.handleRequest(request, { parsedBody: body })
+  } finally {
+    await server.close()
+  }
+}
 
 /** The MCP server one request is answered by: the tools this caller may call, nothing else. */
 function serverFor (info: McpOptions['info'], tools: readonly Tool[], { principal, log }: Caller): Server {
@@ -119,10 +145,10 @@ function checkDoors (request: FastifyRequest, options: McpOptions): void {
  * The headers the SDK reads. The key stays out: the caller is passed as auth info (its fingerprint),
  * the body already parsed.
  */
-const PROTOCOL_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'] as const
+const PROTOCOL_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-session-id', 'last-event-id'] as const
 
 /** The request as the SDK reads it: method, URL and the protocol's headers. */
-function webRequest (request: FastifyRequest, signal: AbortSignal): Request {
+function webRequest (request: FastifyRequest, signal?: AbortSignal): Request {
   const headers: Record<string, string> = {}
   for (const name of PROTOCOL_HEADERS) {
     const value = request.headers[name]

@@ -54,9 +54,8 @@ async function assertSamePage (url: string, key: string, offset: number, id: num
   const http = JSON.parse(await body(`${url}/ledger?offset=${offset}&limit=50`, AGENT)) as { items: unknown[] }
   const response = await fetch(`${url}/mcp`, { method: 'POST', headers: mcpHeaders(key), body: call(offset, id) })
   const text = await response.text()
-  // A 2025 revision answers one server-sent event: `event: message`, then `data: <message>`.
-  const data = /^data: (.*)$/m.exec(text)?.[1]
-  const message = data === undefined ? undefined : JSON.parse(data) as { result?: { structuredContent?: unknown, isError?: boolean } }
+  // A 2025 revision is answered as one JSON-RPC message (application/json).
+  const message = response.headers.get('content-type') === 'application/json' ? JSON.parse(text) as { result?: { structuredContent?: unknown, isError?: boolean } } : undefined
   if (response.status !== 200 || message?.result?.isError === true || !isDeepStrictEqual(message?.result?.structuredContent, http)) {
     throw new Error(`MCP listLedgerEntries at offset ${offset} does not answer the HTTP agent page: ${response.status} ${text.slice(0, 300)}`)
   }
