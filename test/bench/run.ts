@@ -1,4 +1,4 @@
-// `npm run bench`: the scenarios (the four of issue 6, and MCP against HTTP), each server in its own process over loopback,
+// `npm run bench`: the scenarios (the four of issue 6, MCP against HTTP, and upstream sources), each server in its own process over loopback,
 // a table on stdout and a JSON summary (bench-results/summary.json). Not part of `npm test`.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
@@ -13,6 +13,7 @@ import { tables, verdicts, type Row, type Verdict } from './report.js'
 import { readSettings } from './settings.js'
 import { benchTables } from './stores.js'
 import { stream } from './stream.js'
+import { upstreamScenario } from './upstream.js'
 
 const SMALL_ROWS = 1_000
 const MEDIUM_ROWS = 10_000
@@ -52,6 +53,8 @@ async function main (): Promise<void> {
     }
     if (large !== undefined && wants('stream')) add('stream', await stream(large, settings.largeRows, KEY, settings, log))
     if (small !== undefined && large !== undefined) add('growth', await growth({ path: small, rows: SMALL_ROWS }, { path: large, rows: settings.largeRows }, KEY, settings, log))
+    // Rows from an upstream HTTP API: the store serves only the gateway's own demo tables here.
+    if (wants('upstream')) add('upstream', await upstreamScenario(dir, settings, log))
   } finally {
     await stored.drop()
     rmSync(dir, { recursive: true, force: true })
