@@ -58,7 +58,7 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
         if (request.method === 'POST') {
           const exchange = webRequest(request)
           if (await isLegacyRequest(exchange, request.body)) {
-            const response = await answerAsJson(serverFor(options.info, tools, { principal: request.principal, log: request.log }), exchange, request.body)
+            const response = await answerAsJson(serverFor(options.info, tools, callerFrom(request)), exchange, request.body)
             return await reply.code(response.status).headers(Object.fromEntries(response.headers)).send(Buffer.from(await response.arrayBuffer()))
           }
         }
@@ -120,9 +120,14 @@ interface Caller {
   readonly log: FastifyBaseLogger
 }
 
+/** Who calls, as the request's hooks found them. */
+function callerFrom (request: FastifyRequest): Caller {
+  return { principal: request.principal, log: request.log }
+}
+
 /** The caller, carried to the per-request server as the SDK's auth info: a key's fingerprint, never the key. */
 function callerInfo (request: FastifyRequest): AuthInfo {
-  const caller: Caller = { principal: request.principal, log: request.log }
+  const caller = callerFrom(request)
   return { token: '', clientId: request.principal?.keyId ?? 'anonymous', scopes: [], extra: { caller } }
 }
 

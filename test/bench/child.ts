@@ -68,7 +68,7 @@ export function resetPeak (pid: number): boolean {
  * Waits for the gateway's readiness probe: its load shedding measures the event loop from start,
  * and the first sample, taken while the app is still compiling routes, sheds for about a second.
  */
-async function ready (url: string): Promise<void> {
+export async function ready (url: string): Promise<void> {
   const deadline = Date.now() + 30_000
   for (;;) {
     const status = await fetch(url).then((response) => response.status, () => 0)

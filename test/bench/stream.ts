@@ -111,7 +111,7 @@ async function measureOne (server: ServerProcess, path: string, rows: number): P
 }
 
 /** GET with node:http, timing the first body byte and the last; the body is hashed, not kept. */
-async function fetchTimed (url: string, headers: Record<string, string>): Promise<{ ttfbMs: number, totalMs: number, bytes: number, digest: string }> {
+export async function fetchTimed (url: string, headers: Record<string, string>): Promise<{ ttfbMs: number, totalMs: number, bytes: number, digest: string }> {
   const started = performance.now()
   return await new Promise((resolve, reject) => {
     const req = request(url, { headers, agent: false }, (response) => {

@@ -7,7 +7,7 @@ import { fork, type ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { once } from 'node:events'
 import { realpathSync } from 'node:fs'
-import { request, type ServerResponse } from 'node:http'
+import type { ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -20,13 +20,14 @@ import { Pool } from 'undici'
 import { AGENT_MEDIA_TYPE } from '../../src/audience.js'
 import type { UpstreamProduct } from '../../src/demo/upstream.js'
 import { loadFigures, loadMedians, rotate, throughputRatio } from './alternate.js'
-import { cpuSecondsOf, memoryOf, resetPeak } from './child.js'
+import { cpuSecondsOf, memoryOf, ready, resetPeak } from './child.js'
 import { serverPinning } from './cpus.js'
 import { AGENT, AUTH, KEY, body } from './http.js'
 import { measureLoad, warmLoad, type LoadResult } from './load.js'
 import { median, round, type Row, type Verdict } from './report.js'
 import { BENCH_LOGGER } from './servers/options.js'
 import type { BenchSettings } from './settings.js'
+import { fetchTimed } from './stream.js'
 
 const ROWS = 100_000
 const PAGE = 100
@@ -233,10 +234,10 @@ async function measureWalks (server: Child, upstream: Child, path: string, diges
   let sampled = before
   const sampler = setInterval(() => { sampled = Math.max(sampled, memoryOf(server.pid).rss) }, SAMPLE_MS)
   try {
-    const cold = await fetchTimed(server.url + path)
+    const cold = await fetchTimed(server.url + path, AUTH)
     const cpuBefore = cpuSecondsOf(server.pid)
     const upstreamBefore = cpuSecondsOf(upstream.pid)
-    const fetched = await fetchTimed(server.url + path)
+    const fetched = await fetchTimed(server.url + path, AUTH)
     const seconds = fetched.totalMs / 1000
     const cpu = cpuSecondsOf(server.pid) - cpuBefore
     const upstreamCpu = cpuSecondsOf(upstream.pid) - upstreamBefore
@@ -256,33 +257,6 @@ async function measureWalks (server: Child, upstream: Child, path: string, diges
   } finally {
     clearInterval(sampler)
   }
-}
-
-/** GET with node:http on a fresh socket, timing the first body byte and the last; the body is hashed, not kept. */
-async function fetchTimed (url: string): Promise<{ ttfbMs: number, totalMs: number, digest: string }> {
-  const started = performance.now()
-  return await new Promise((resolve, reject) => {
-    const req = request(url, { headers: AUTH, agent: false }, (response) => {
-      if (response.statusCode !== 200) {
-        reject(new Error(`GET ${url}: ${String(response.statusCode)}`))
-        response.resume()
-        return
-      }
-      const hash = createHash('sha256')
-      let first: number | undefined
-      response.on('data', (chunk: Buffer) => {
-        first ??= performance.now()
-        hash.update(chunk)
-      })
-      response.on('end', () => {
-        const ended = performance.now()
-        resolve({ ttfbMs: (first ?? ended) - started, totalMs: ended - started, digest: hash.digest('hex') })
-      })
-      response.on('error', reject)
-    })
-    req.on('error', reject)
-    req.end()
-  })
 }
 
 /** A fresh upstream (on this process's CPU, the load generator's), and the two servers reading it (on the servers' CPU). */
@@ -319,17 +293,6 @@ async function startServed (kind: Kind, origin: string, database: string): Promi
   const url = `http://127.0.0.1:${port}`
   if (kind === 'gateway') await ready(`${url}/readyz`)
   return { url, pid: child.pid!, stop: () => stop(child) }
-}
-
-/** Waits for the gateway's readiness probe, as child.ts does: its load shedding sheds while the app is still compiling. */
-async function ready (url: string): Promise<void> {
-  const deadline = Date.now() + 30_000
-  for (;;) {
-    const status = await fetch(url).then((response) => response.status, () => 0)
-    if (status === 200) return
-    if (Date.now() > deadline) throw new Error(`${url} still answers ${status} after 30 s.`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
 }
 
 async function listening<T> (child: ChildProcess, name: string, ready: Promise<T>): Promise<T> {
