@@ -4,11 +4,14 @@
 // gateway's doors in front of it and hands it the request as a web Request, so that the answer goes
 // back through Fastify's reply with every header the gateway's hooks set (security headers, CORS,
 // rate limits). The tools themselves are src/mcp/tools.ts.
-import { createMcpHandler, isLegacyRequest, ProtocolError, ProtocolErrorCode, Server, WebStandardStreamableHTTPServerTransport, type AuthInfo } from '@modelcontextprotocol/server'
+import {
+  createMcpHandler, isJsonContentType, isLegacyRequest, ProtocolError, ProtocolErrorCode, Server, SUPPORTED_PROTOCOL_VERSIONS, WebStandardStreamableHTTPServerTransport, type AuthInfo
+} from '@modelcontextprotocol/server'
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { problem } from '../src/core/errors.js'
 import { problemOf } from '../src/core/problem.js'
+import { directAnswer, directCallOf, type DirectCall } from '../src/mcp/direct.js'
 import { refusal, refused, toolOf, type Tool } from '../src/mcp/tools.js'
 import { refusingCheck, type Permission, type Principal } from '../src/permissions.js'
 import { sendProblem } from './problems.js'
@@ -31,9 +34,11 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]'])
 
 async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
   let tools: readonly Tool[] = []
+  let named = new Map<string, Tool>()
   // Once every route is mounted: each resource's tool, built once, in name order.
   app.addHook('onReady', async () => {
     tools = app.resources.map(toolOf).sort((a, b) => a.definition.name.localeCompare(b.definition.name))
+    named = new Map(tools.map((tool) => [tool.definition.name, tool]))
   })
   const handler = createMcpHandler(({ authInfo }) => serverFor(options.info, tools, callerOf(authInfo)))
   app.addHook('onClose', async () => { await handler.close() })
@@ -54,8 +59,16 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
         if (overloaded !== undefined) throw overloaded
       },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
-        // Nearly every message: a 2025 revision's, answered whole, as JSON (see answerAsJson).
         if (request.method === 'POST') {
+          // Nearly every message: a plain call of a tool this caller may call (see src/mcp/direct.ts).
+          const call = directCall(request)
+          const tool = call === undefined ? undefined : named.get(call.name)
+          if (call !== undefined && tool !== undefined && refusingCheck(tool.resource.permissions, request.principal) === undefined) {
+            const result = await tool.call(call.arguments, (err) => { request.log.error({ err, tool: call.name }, 'tool call failed') })
+            // A Buffer, as the SDK's answer is sent: Fastify would add a charset to a string's type.
+            return await reply.code(200).type('application/json').send(Buffer.from(directAnswer(call, result)))
+          }
+          // The rest of a 2025 revision's messages, answered whole, as JSON (see answerAsJson).
           const exchange = webRequest(request)
           if (await isLegacyRequest(exchange, request.body)) {
             const response = await answerAsJson(serverFor(options.info, tools, callerFrom(request)), exchange, request.body)
@@ -74,6 +87,18 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
 }
 
 export default fp(mcp, { name: 'mcp', dependencies: ['mount', 'auth', 'load-shedding', 'problems'] })
+
+/**
+ * The call in a request the SDK's stateless transport would take as it is and hand its `Server`: the
+ * media types it insists on, a protocol revision of 2025 (or none: the 2025 default), and a message
+ * that is a plain `tools/call`. A request of the newer revision names it in its header.
+ */
+function directCall (request: FastifyRequest): DirectCall | undefined {
+  const { accept, 'content-type': contentType, 'mcp-protocol-version': revision } = request.headers
+  if (accept?.includes('application/json') !== true || !accept.includes('text/event-stream') || !isJsonContentType(contentType ?? null)) return undefined
+  if (revision !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(revision as string)) return undefined
+  return directCallOf(request.body)
+}
 
 /**
  * One message of a 2025 revision, served as the SDK serves it statelessly (a transport per request,
