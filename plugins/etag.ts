@@ -1,6 +1,6 @@
-// Conditional GETs: a buffered 200 gets a strong ETag naming its bytes and its audience, an
-// If-None-Match naming it (or `*`) is answered 304, and an If-Match naming nothing current 412. A streamed plain list gets none: its bytes are not known
-// before they are sent, and a validator not computed from them could claim "unchanged" wrongly.
+// Conditional GETs: a buffered 200 gets a strong ETag naming its bytes and its audience (a streamed
+// plain list comes with a weak one from its route, naming its data: src/http/route.ts), an
+// If-None-Match naming it (or `*`) is answered 304, and an If-Match naming nothing current 412.
 import fastifyEtag from '@fastify/etag'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
@@ -8,6 +8,7 @@ import { Readable } from 'node:stream'
 import { PROBLEM_MEDIA_TYPE } from '../src/audience.js'
 import { problem } from '../src/core/errors.js'
 import { problemOf } from '../src/core/problem.js'
+import { anyMatches, strongly, weakly, withAudience } from '../src/http/conditional.js'
 
 async function etag (app: FastifyInstance): Promise<void> {
   // @fastify/etag hashes buffered bodies (strings and buffers, never streams). The 304 is decided
@@ -47,38 +48,6 @@ async function etag (app: FastifyInstance): Promise<void> {
 export default fp(etag, { name: 'etag', dependencies: ['audience'] })
 
 const SAFE_METHODS = new Set(['GET', 'HEAD'])
-
-/** One entity tag, weak or strong; commas may sit inside the quotes. */
-const ENTITY_TAG = /(?:W\/)?"[^"]*"/g
-
-/**
- * `"<hash>"` -> `"<audience>-<hash>"`: one URL's two variants could hash alike (a record with nothing
- * to project) while their Content-Type differs, and a strong ETag must name one representation.
- */
-function withAudience (tag: string, audience: string): string {
-  return tag.replace('"', `"${audience}-`)
-}
-
-/** True when a precondition header is `*` or names the current tag, compared as `same` compares. */
-function anyMatches (header: string | undefined, tag: string | undefined, same: (a: string, b: string) => boolean): boolean {
-  if (header === undefined) return false
-  if (header.trim() === '*') return true
-  return tag !== undefined && Array.from(header.matchAll(ENTITY_TAG), (match) => match[0]).some((sent) => same(sent, tag))
-}
-
-/** If-None-Match compares weakly: `W/"x"` and `"x"` are the same. */
-function weakly (a: string, b: string): boolean {
-  return opaque(a) === opaque(b)
-}
-
-/** If-Match compares strongly: a weak tag matches nothing. */
-function strongly (a: string, b: string): boolean {
-  return !a.startsWith('W/') && !b.startsWith('W/') && a === b
-}
-
-function opaque (tag: string): string {
-  return tag.startsWith('W/') ? tag.slice(2) : tag
-}
 
 /** A body that will not be sent: a stream is closed, so the rows it reads are released. */
 function discard (payload: unknown): void {

@@ -1,6 +1,7 @@
 // From a mount to a resource: everything that can be computed once (the projection, the paging
 // style, the schemas of both variants, the row serializer, what it can refuse) is computed here,
 // at registration, and a mount that cannot be served safely is refused here, naming it.
+import { createHash } from 'node:crypto'
 import Type, { type TObject, type TProperties } from 'typebox'
 import { pagingStyle, type PagingStyle } from '../paging/index.js'
 import { isWindowSource } from '../sources/index.js'
@@ -66,7 +67,8 @@ export function compileMount (mount: Mount, settings: MountSettings): Resource {
   const style = windowStyle(mount, pagingStyle(mount.paging))
   const query = closedQuery(mount.arguments, style.parameters)
   const serializeRow = compileSerializer({ schema: mount.declaration.schema })
-  const plan = { source: mount.source, present, projection, style, serializeRow, check: argumentChecker({ query, paging: style }) }
+  const fingerprint = createHash('sha256').update(JSON.stringify(mount.declaration.schema)).digest('base64url').slice(0, 16)
+  const plan = { source: mount.source, present, projection, style, serializeRow, fingerprint, check: argumentChecker({ query, paging: style }) }
   return {
     ...common,
     query,

@@ -10,12 +10,19 @@ import { problem } from './errors.js'
 import { jsonArrayStream } from './json-array.js'
 
 /** One call, as a transport received it: who reads, the query and the path parameters, unchecked. */
-export type Call = RawArguments
+export interface Call extends RawArguments {
+  /** True when the caller already holds the plain list a validator names (HTTP: If-None-Match). */
+  readonly holds?: (tag: string) => boolean
+}
 
-/** What to send: a JSON value, a bare JSON array streamed row by row, or a whole text. */
+/**
+ * What to send: a JSON value, a bare JSON array streamed row by row (with its validator, when the
+ * source has one), that the caller's copy is current, or a whole text.
+ */
 export type Served =
   | { readonly kind: 'json', readonly body: unknown }
-  | { readonly kind: 'json-array', readonly body: Readable }
+  | { readonly kind: 'json-array', readonly body: Readable, readonly tag?: string }
+  | { readonly kind: 'unchanged', readonly tag: string }
   | { readonly kind: 'text', readonly body: string }
 
 /** What every flow needs first: the call's arguments checked (or the 400 naming each wrong one). */
@@ -35,6 +42,8 @@ export interface ListPlan extends RecordPlan {
   readonly style: PagingStyle
   /** Writes one presented row as the plain schema declares it. */
   readonly serializeRow: (row: unknown) => string
+  /** Names the plain schema: with the source's version, what a plain list's validator is made of. */
+  readonly fingerprint: string
 }
 
 export interface RecordPlanWithSource extends RecordPlan {
@@ -53,7 +62,11 @@ export async function serveList (plan: ListPlan, call: Call): Promise<Served> {
   const { paging, args } = plan.check(call)
   const { source, present, projection } = plan
   if (call.audience === 'plain') {
-    return { kind: 'json-array', body: await jsonArrayStream(source.stream(args), (row) => plan.serializeRow(present(row))) }
+    // The validator before the stream: it may then name an older state than the rows, never a newer one.
+    const version = isWindowSource(source) ? undefined : source.version
+    const tag = version === undefined ? undefined : `${plan.fingerprint}-${await version(args)}`
+    if (tag !== undefined && call.holds?.(tag) === true) return { kind: 'unchanged', tag }
+    return { kind: 'json-array', body: await jsonArrayStream(source.stream(args), (row) => plan.serializeRow(present(row))), tag }
   }
   const project = (rows: readonly unknown[]): unknown[] => projectPayload(rows.map(present), projection) as unknown[]
   if (isWindowSource(source)) {

@@ -8,7 +8,7 @@ import { named } from '../openapi/components.js'
 
 /** The response headers the gateway sends, as the document declares them. */
 export const RESPONSE_HEADERS = {
-  ETag: { type: 'string', description: 'The validator of this representation (each audience\'s its own); send it in If-None-Match to be answered 304 while it holds. A streamed plain list has none.' },
+  ETag: { type: 'string', description: 'The validator of this representation (each audience\'s its own); send it in If-None-Match to be answered 304 while it holds. A plain list\'s is weak: it names the data and the statement that reads it; a list read from an upstream API has none.' },
   Vary: { type: 'string', description: 'What the variant served depends on: Accept and X-Audience (and Origin where CORS is on).' },
   'Retry-After': { type: 'integer', minimum: 0, description: 'How many seconds to wait before trying again.' },
   'WWW-Authenticate': { type: 'string', description: 'How to authenticate: `Bearer`, with why the credentials were refused.' },

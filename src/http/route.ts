@@ -6,6 +6,7 @@ import { JSON_VARIANTS, TEXT_VARIANTS } from '../audience.js'
 import { NO_ROUTE, problem } from '../core/errors.js'
 import type { Resource } from '../core/resource.js'
 import { compileSerializer } from '../core/serializer.js'
+import { anyMatches, weakly, withAudience } from './conditional.js'
 import { bodyResponse, problemResponses } from './responses.js'
 import { cutWhenStalled } from './stalled.js'
 
@@ -47,8 +48,13 @@ export function routeOf (resource: Resource, settings: RouteSettings): RouteOpti
       const params = request.params as Record<string, unknown>
       // `/books/` matches `/books/:id` with an empty id: no such route, rather than a bad id.
       if (Object.values(params).includes('')) throw problem('AG_NOT_FOUND', NO_ROUTE)
-      const served = await resource.serve({ audience: request.audience, query: request.query as Record<string, unknown>, params })
-      reply.type(`${variants[request.audience]}; charset=utf-8`)
+      const { audience } = request
+      const served = await resource.serve({ audience, query: request.query as Record<string, unknown>, params, holds: (tag) => holds(request, tag) })
+      reply.type(`${variants[audience]}; charset=utf-8`)
+      // A plain list's validator; the ETag plugin tags it with the audience and answers 304 by it.
+      if ((served.kind === 'json-array' || served.kind === 'unchanged') && served.tag !== undefined) reply.header('etag', plainTag(served.tag))
+      // The ETag plugin answers it 304, If-None-Match naming its tag; nothing was read.
+      if (served.kind === 'unchanged') return ''
       if (served.kind === 'json-array') {
         cutWhenStalled(reply.raw, settings.stallMs, () => {
           request.log.warn({ stallMs: settings.stallMs }, 'cut a streamed list whose client stopped reading')
@@ -57,4 +63,17 @@ export function routeOf (resource: Resource, settings: RouteSettings): RouteOpti
       return served.body
     }
   }
+}
+
+/**
+ * A plain list's ETag: weak, since it names the data and the statement that read it, not the bytes
+ * (which a new version of the gateway could write otherwise for the same rows).
+ */
+function plainTag (tag: string): string {
+  return `W/"${tag}"`
+}
+
+/** True when If-None-Match names the plain list's tag as the ETag plugin will send it (or is `*`). */
+function holds (request: FastifyRequest, tag: string): boolean {
+  return anyMatches(request.headers['if-none-match'], withAudience(plainTag(tag), request.audience), weakly)
 }

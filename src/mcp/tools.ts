@@ -6,6 +6,7 @@
 import { MountError } from '../core/mount.js'
 import { problemOf, type Problem } from '../core/problem.js'
 import type { Resource } from '../core/resource.js'
+import type { Served } from '../core/serve.js'
 import type { JsonSchema } from '../projection/index.js'
 
 /** What a tool says of itself to `tools/list`, as the MCP schema names it. */
@@ -60,7 +61,7 @@ export function toolOf (resource: Resource): Tool {
       try {
         const served = await resource.serve({ audience: 'agent', query, params })
         // An agent is always served JSON (an envelope, a record, a line window), never a stream.
-        return answered(served.body as Record<string, unknown>)
+        return answered((served as Served & { kind: 'json' }).body as Record<string, unknown>)
       } catch (error) {
         const { status, body } = problemOf(error)
         if (status === 500) onFailure(error)

@@ -1,5 +1,6 @@
 // A kysely query as a source: COUNT over it, then LIMIT/OFFSET for a page, and the store's streamed
 // read for the whole list. The query must order by a stable key, so pages never overlap or skip.
+import { createHash } from 'node:crypto'
 import { sql, type SelectQueryBuilder } from 'kysely'
 import { countKey, uncachedCounts, type CountCache } from '../store/count-cache.js'
 import type { Store } from '../store/store.js'
@@ -17,7 +18,7 @@ export interface KyselySourceOptions<Row, Out> {
 }
 
 export function kyselySource<Args, Row, Out = Row> (
-  store: Pick<Store<any>, 'db' | 'stream' | 'counts'>,
+  store: Pick<Store<any>, 'db' | 'stream' | 'counts'> & Partial<Pick<Store<any>, 'versionTag'>>,
   query: (args: Args) => AnyQuery<Row>,
   options: KyselySourceOptions<Row, Out> = {}
 ): ListSource<Args, Out> {
@@ -25,6 +26,7 @@ export function kyselySource<Args, Row, Out = Row> (
   const decode = options.decode ?? ((row: Row) => row as unknown as Out)
   const chunkSize = options.chunkSize ?? 1000
   const cache = options.countCache === false ? uncachedCounts : options.countCache ?? store.counts
+  const { versionTag } = store
   return {
     count: async (args) => {
       // COUNT over the query itself, so filters, joins and DISTINCT count as they select.
@@ -32,7 +34,16 @@ export function kyselySource<Args, Row, Out = Row> (
       return await cache.count(countKey(counted.sql, counted.parameters), async () => Number((await db.executeQuery(counted)).rows[0].count))
     },
     slice: async (args, offset, limit) => (await query(args).limit(limit).offset(offset).execute()).map(decode),
-    stream: (args) => decoded(store.stream(query(args), chunkSize), decode)
+    stream: (args) => decoded(store.stream(query(args), chunkSize), decode),
+    // The state of the data, and the statement that reads it: the same two always stream the same rows.
+    ...(versionTag === undefined
+      ? {}
+      : {
+          version: async (args: Args) => {
+            const { sql, parameters } = query(args).compile()
+            return createHash('sha256').update(`${await versionTag()}\n${sql}\n${JSON.stringify(parameters)}`).digest('base64url')
+          }
+        })
   }
 }
 

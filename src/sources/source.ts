@@ -11,6 +11,12 @@ export interface ListSource<Args, Row> {
   slice: (args: Args, offset: number, limit: number) => Promise<Row[]>
   /** Every row, in order, without holding them all in memory. */
   stream: (args: Args) => AsyncIterable<Row>
+  /**
+   * A name for the rows `stream(args)` would yield now, which changes whenever they may have: a
+   * plain list's validator. Read before the stream starts, so a name may be older than the rows it
+   * goes with (a later request then gets them again), never newer. Absent: plain lists have none.
+   */
+  version?: (args: Args) => Promise<string>
   /** The problems reading it can end in (default: the store's). */
   readonly problems?: readonly ProblemCode[]
 }

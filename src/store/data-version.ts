@@ -32,7 +32,7 @@ export async function postgresIdentity (db: Kysely<any>, onNotice?: StoreOptions
 /** Managed services (and careful administrators) revoke EXECUTE on pg_control_system() from PUBLIC. */
 const INSUFFICIENT_PRIVILEGE = '42501'
 
-export const IDENTITY_FALLBACK_NOTICE = 'pg_control_system() is not allowed to this user: totals shared through Redis are keyed by the server\'s address, port and start time instead of the cluster\'s system identifier'
+export const IDENTITY_FALLBACK_NOTICE = 'pg_control_system() is not allowed to this user: totals shared through Redis and plain lists\' validators are keyed by the server\'s address, port and start time instead of the cluster\'s system identifier'
 
 const CLUSTER_IDENTITY = sql<{ identity: string }>`select concat_ws('/', (select system_identifier from pg_control_system()), current_database(), current_user, current_setting('search_path')) as identity`
 

@@ -1,5 +1,6 @@
 // Opens the store a DATABASE_URL names: a SQLite file (or `:memory:`) by default, PostgreSQL for a
 // postgres:// (or postgresql://) URL. The kind is decided here, once, and carried by the Store.
+import { randomUUID } from 'node:crypto'
 import { sql, type Kysely, type RawBuilder } from 'kysely'
 import { versionedCountCache, type CountCache } from './count-cache.js'
 import type { Database } from './database.js'
@@ -37,10 +38,13 @@ export async function openStore<DB = Database> (databaseUrl: string, options: Op
     const version = sqliteDataVersion(sqlite.db)
     // A reopened file's connection counts its changes from scratch: the generation tells them apart.
     const dataVersion = async (): Promise<string> => `${sqlite.generation()}/${await version()}`
+    // Another process's connection counts its own versions: this opening's name keeps them apart.
+    const opening = randomUUID()
     return await opened(sqlite.db, async () => { await setUp(sqlite.db) }, async () => ({
       kind: 'sqlite',
       stream: sqlite.stream,
       dataVersion,
+      versionTag: async () => `${opening}/${await dataVersion()}`,
       // A read of the file itself: `select 1` is answered without it, so a locked or unreadable file would pass.
       probe: probe(sqlite.db, sql`select count(*) as tables from sqlite_schema`),
       counts: versionedCountCache({ version: dataVersion })
@@ -51,10 +55,14 @@ export async function openStore<DB = Database> (databaseUrl: string, options: Op
   return await opened(db, async () => { await setUpPostgres(postgres, setUp) }, async () => {
     const dataVersion = postgresDataVersion(db)
     const { sharedTotals } = options
+    // Which cluster, database and view of it the snapshots are of: totals shared and plain lists'
+    // validators are keyed by it.
+    const identity = await postgresIdentity(db, options.onNotice)
     const counts: CountCache = sharedTotals === undefined
       ? versionedCountCache({ version: dataVersion })
-      : sharedCountCache({ version: dataVersion, identity: await postgresIdentity(db, options.onNotice), ...sharedTotals })
-    return { kind: 'postgres', stream: (query, chunkSize) => query.stream(chunkSize), dataVersion, counts, probe: probe(db, sql`select 1 as answered`) }
+      : sharedCountCache({ version: dataVersion, identity, ...sharedTotals })
+    const versionTag = async (): Promise<string> => `${identity}/${await dataVersion()}`
+    return { kind: 'postgres', stream: (query, chunkSize) => query.stream(chunkSize), dataVersion, versionTag, counts, probe: probe(db, sql`select 1 as answered`) }
   })
 }
 

@@ -15,6 +15,12 @@ export interface Store<DB = Database> {
   stream: <Row>(query: SelectQueryBuilder<any, any, Row>, chunkSize: number) => AsyncIterable<Row>
   /** A value that changes whenever the data may have changed; O(1). */
   dataVersion: () => Promise<string>
+  /**
+   * The data version, named so that it means one state of the data wherever it is compared: a
+   * SQLite version is this opening's own (its counters are one connection's), a PostgreSQL one the
+   * cluster's (its snapshots are every connection's). What a plain list's validator is made of.
+   */
+  versionTag: () => Promise<string>
   /** Where totals are remembered while the data is unchanged; shared by replicas when configured. */
   readonly counts: CountCache
   /** Resolves when the store answers a read of its own data (readiness), rejects otherwise. */

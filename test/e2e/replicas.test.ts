@@ -10,23 +10,23 @@ import { until } from '../helpers/until.js'
 const KEY = 'replica-key-0123456789abcdef'
 const BUDGET_KEY = 'budget-key-0123456789abcdef'
 /** Small, so the budget test reaches it; enough for the requests the other tests make per key. */
-const RATE_LIMIT_MAX = 30
+const RATE_LIMIT_MAX = 40
 
 const PLAIN = { authorization: `Bearer ${KEY}` }
 const AGENT = { ...PLAIN, 'x-audience': 'agent' }
 
-/** Each request asked of both replicas: the buffered ones carry an ETag, streamed lists none. */
-const REQUESTS: ReadonlyArray<{ url: string, headers: Record<string, string>, etag: boolean }> = [
-  { url: '/books', headers: PLAIN, etag: false },
-  { url: '/books?page=2&limit=2', headers: AGENT, etag: true },
-  { url: '/books/1', headers: PLAIN, etag: true },
-  { url: '/books/1', headers: AGENT, etag: true },
-  { url: '/books/1/text', headers: PLAIN, etag: true },
-  { url: '/books/1/text?start_line=5&end_line=9', headers: AGENT, etag: true },
-  { url: '/invoices', headers: PLAIN, etag: false },
-  { url: '/invoices', headers: AGENT, etag: true },
-  { url: '/ledger', headers: {}, etag: false },
-  { url: '/ledger?offset=617&limit=33', headers: { 'x-audience': 'agent' }, etag: true }
+/** Each request asked of both replicas: every one carries an ETag (a plain list's names the cluster's data). */
+const REQUESTS: ReadonlyArray<{ url: string, headers: Record<string, string> }> = [
+  { url: '/books', headers: PLAIN },
+  { url: '/books?page=2&limit=2', headers: AGENT },
+  { url: '/books/1', headers: PLAIN },
+  { url: '/books/1', headers: AGENT },
+  { url: '/books/1/text', headers: PLAIN },
+  { url: '/books/1/text?start_line=5&end_line=9', headers: AGENT },
+  { url: '/invoices', headers: PLAIN },
+  { url: '/invoices', headers: AGENT },
+  { url: '/ledger', headers: {} },
+  { url: '/ledger?offset=617&limit=33', headers: { 'x-audience': 'agent' } }
 ]
 
 // Two processes compiling TypeScript as they start, on what may be a busy machine.
@@ -58,18 +58,18 @@ if (await needs(t, 'PostgreSQL', 'Redis')) {
   })
 
   t.test('either replica gives the same body and ETag for the same request, both audiences', async (t) => {
-    for (const { url, headers, etag } of REQUESTS) {
+    for (const { url, headers } of REQUESTS) {
       const [first, second] = [await get(replicas[0], url, headers), await get(replicas[1], url, headers)]
       const what = `${url} (${headers['x-audience'] ?? 'plain'})`
       t.strictSame([first.status, second.status], [200, 200], what)
       t.equal(second.body, first.body, `${what}: the same body`)
       t.equal(second.etag, first.etag, `${what}: the same ETag`)
-      t.equal(first.etag !== undefined, etag, `${what}: ${etag ? 'an' : 'no'} ETag`)
+      t.ok(first.etag, `${what}: an ETag`)
     }
   })
 
   t.test('an ETag from one replica is a validator the other honours', async (t) => {
-    for (const { url, headers } of REQUESTS.filter((request) => request.etag)) {
+    for (const { url, headers } of REQUESTS) {
       const { etag } = await get(replicas[0], url, headers)
       const revalidated = await get(replicas[1], url, { ...headers, 'if-none-match': etag! })
       t.equal(revalidated.status, 304, url)

@@ -4,7 +4,8 @@ import audience from '../../plugins/audience.js'
 import etag from '../../plugins/etag.js'
 import { AGENT, AUTH, buildApp } from '../helpers/app.js'
 
-const { app } = await buildApp(t)
+const queries: string[] = []
+const { app } = await buildApp(t, { onQuery: (sql) => { queries.push(sql) } })
 
 async function get (url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') {
   return await app.inject({ method, url, headers })
@@ -42,11 +43,33 @@ t.test('an agent page is validated like a record', async (t) => {
   t.equal(again.headers.vary, 'Accept, X-Audience')
 })
 
-t.test('the streamed plain list has no ETag, so no tag it is sent can match it', async (t) => {
-  const res = await get('/books', { ...AUTH, 'if-none-match': '"plain-anything"' })
-  t.equal(res.statusCode, 200)
-  t.equal(res.headers.etag, undefined)
-  t.equal(res.json().length, 3)
+t.test('a plain list carries a weak validator of its data: If-None-Match naming it is a 304, no row read', async (t) => {
+  const first = await get('/ledger')
+  const tag = first.headers.etag as string
+  t.match(tag, /^W\/"plain-[^"]+"$/)
+  t.equal((await get('/ledger')).headers.etag, tag, 'the same while the data is')
+  queries.length = 0
+  const again = await get('/ledger', { 'if-none-match': tag })
+  t.equal(again.statusCode, 304)
+  t.equal(again.body, '')
+  t.equal(again.headers.etag, tag)
+  t.equal(again.headers.vary, 'Accept, X-Audience')
+  t.equal(again.headers['content-type'], undefined)
+  t.strictSame(queries.filter((sql) => /from "ledger"/.test(sql)), [], 'the list was not read')
+  t.equal((await get('/ledger', { 'if-none-match': `"other", ${tag.slice(2)}` })).statusCode, 304, 'weakly compared, in a list')
+  t.equal((await get('/ledger', { 'if-none-match': '"plain-anything"' })).statusCode, 200, 'another tag: the list')
+  t.not((await get('/books', AUTH)).headers.etag, tag, 'another list, another tag')
+  t.not((await get('/ledger', { 'x-audience': 'agent' })).headers.etag, tag, 'the agent\'s page has its own')
+})
+
+t.test('any write changes a plain list\'s validator: the old one gets the new list', async (t) => {
+  const before = await get('/books', AUTH)
+  await app.store.db.updateTable('books').set({ title: 'The Dispossessed (revised)' }).where('id', '=', 1).execute()
+  t.teardown(async () => { await app.store.db.updateTable('books').set({ title: 'The Dispossessed' }).where('id', '=', 1).execute() })
+  const after = await get('/books', { ...AUTH, 'if-none-match': before.headers.etag as string })
+  t.equal(after.statusCode, 200)
+  t.not(after.headers.etag, before.headers.etag)
+  t.equal(after.json()[0].title, 'The Dispossessed (revised)')
 })
 
 t.test('If-None-Match lists, weak tags, * and HEAD are understood', async (t) => {
@@ -108,15 +131,18 @@ t.test('If-Match naming the current tag (or *) is served; naming anything else i
   }
 })
 
-t.test('a streamed plain list has no tag: If-None-Match * is a 304, If-Match anything but * a 412', async (t) => {
+t.test('a plain list\'s tag is weak: If-None-Match * is a 304, If-Match anything but * a 412', async (t) => {
   const unchanged = await get('/ledger', { 'if-none-match': '*' })
   t.equal(unchanged.statusCode, 304)
   t.equal(unchanged.body, '')
   t.equal((await get('/ledger', { 'if-none-match': '"whatever"' })).statusCode, 200)
   t.equal((await get('/ledger', { 'if-match': '*' })).statusCode, 200)
-  const refused = await get('/ledger', { 'if-match': '"whatever"' })
-  t.equal(refused.statusCode, 412)
-  t.equal(refused.json().type, 'urn:audience-gateway:problem:precondition-failed')
+  const current = (await get('/ledger')).headers.etag as string
+  for (const sent of ['"whatever"', current, current.slice(2)]) {
+    const refused = await get('/ledger', { 'if-match': sent })
+    t.equal(refused.statusCode, 412, sent)
+    t.equal(refused.json().type, 'urn:audience-gateway:problem:precondition-failed')
+  }
   // The list's rows were released: the next plain list streams as usual.
   t.equal((await get('/ledger')).json().length, 1240)
 })

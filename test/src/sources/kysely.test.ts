@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import t from 'tap'
 import { kyselyRecordSource, kyselySource } from '../../../src/sources/index.js'
 import { openStore } from '../../../src/store/index.js'
@@ -41,4 +44,28 @@ t.test('a record source fetches one decoded row, or undefined', async (t) => {
   t.equal(await source.one({ id: 70 }), undefined)
   const raw = kyselyRecordSource(({ id }: { id: number }) => byAccount({}).where('id', '=', id))
   t.strictSame(await raw.one({ id: 1 }), { id: 1, memo: 'Entry 1' })
+})
+
+t.test('a version names the data and the statement: the same while both are, another for either', async (t) => {
+  const source = kyselySource(store, byAccount)
+  const version = source.version!
+  const all = await version({})
+  t.equal(await version({}), all, 'unchanged data, the same statement')
+  t.not(await version({ account: 1 }), all, 'another statement')
+  t.not(await version({ account: 2 }), await version({ account: 1 }), 'the same statement, other parameters')
+  await db.updateTable('ledger').set({ memo: 'Entry one' }).where('id', '=', 1).execute()
+  t.not(await version({}), all, 'a write')
+})
+
+t.test('a store that cannot name its versions gives a source without one', async (t) => {
+  const { db, stream, counts } = store
+  t.equal(kyselySource({ db, stream, counts }, byAccount).version, undefined)
+})
+
+t.test('two openings of one SQLite file never share a version tag: each counts its own versions', async (t) => {
+  const path = join(mkdtempSync(join(tmpdir(), 'versions-')), 'one.db')
+  const [first, second] = [await openStore(path), await openStore(path)]
+  t.teardown(async () => { await first.close(); await second.close() })
+  t.equal(await first.dataVersion(), await second.dataVersion(), 'the same counters')
+  t.not(await first.versionTag(), await second.versionTag(), 'named apart')
 })

@@ -36,6 +36,17 @@ if (await needs(t, 'PostgreSQL')) {
     t.equal(await postgresDataVersion(other)(), after, 'and both pools read the same version')
   })
 
+  t.test('the version tag is the cluster\'s: the same from another pool, moved by a write', async (t) => {
+    const otherStore = await open(t, url)
+    const before = await store.versionTag()
+    t.ok(before.startsWith(`${await postgresIdentity(db)}/`), 'named by the cluster, database and view')
+    let tags: string[] = []
+    t.ok(await whileUnwritten(db, async () => { tags = [await otherStore.versionTag(), await store.versionTag()] }))
+    t.equal(tags[0], tags[1], 'another pool, the same tag')
+    await other.updateTable('ledger').set({ memo: 'Entry one, again' }).where('id', '=', 1).execute()
+    t.not(await store.versionTag(), before, 'a write')
+  })
+
   t.test('a total is counted once while nothing is written, then only the version is read', async (t) => {
     const source = kyselySource(store, ledger(db))
     t.ok(await whileUnwritten(db, async () => {
