@@ -18,6 +18,8 @@ export interface LoadSubject {
   /** One body per path, for POSTs (see load.ts). */
   readonly bodies?: readonly string[]
   readonly headers: Record<string, string>
+  /** The status every answer must have, when not any 2xx (see load.ts). */
+  readonly status?: number
 }
 
 /** Seconds of unmeasured load before each slice, so a server that sat idle is not measured cold. */

@@ -23,7 +23,15 @@ interface Subject {
   readonly compares: 'agent' | 'plain'
   readonly paths: readonly string[]
   readonly headers: Record<string, string>
+  /** Answered this status, not 200, and not compared: a revalidation's 304. */
+  readonly status?: number
 }
+
+/**
+ * A plain client revalidating the list it holds. Its tag is the serving process's own (a SQLite
+ * store names its opening in it), so it is read from each round's fresh gateway as it starts.
+ */
+const REVALIDATING: Record<string, string> = { ...AUTH }
 
 const pages = (url: string) => PAGES.map((page) => `${url}?page=${page}&limit=50`)
 
@@ -34,6 +42,7 @@ const SUBJECTS: readonly Subject[] = [
   { id: 'core-agent', kind: 'gateway-core', label: 'gateway core (no cross-cutting plugins), agent', compares: 'agent', paths: pages('/books'), headers: AGENT },
   { id: 'express-agent', kind: 'express', label: 'hand-written Express 5, agent', compares: 'agent', paths: pages(AGENT_URL), headers: AUTH },
   { id: 'gateway-plain', kind: 'gateway', label: 'gateway, plain list (10,000 rows, streamed)', compares: 'plain', paths: ['/books'], headers: AUTH },
+  { id: 'gateway-plain-unchanged', kind: 'gateway', label: 'gateway, the same plain list revalidated (304)', compares: 'plain', paths: ['/books'], headers: REVALIDATING, status: 304 },
   { id: 'fastify-plain', kind: 'fastify', label: 'hand-written Fastify, plain list', compares: 'plain', paths: ['/books'], headers: AUTH },
   { id: 'express-plain', kind: 'express', label: 'hand-written Express 5, plain list', compares: 'plain', paths: ['/books'], headers: AUTH }
 ]
@@ -51,7 +60,11 @@ export async function endToEnd (databasePath: string, key: string, settings: Ben
     const subjects = SUBJECTS.filter((subject) => subject.compares === compares)
     log(`end to end, ${compares}: ${subjects.map((subject) => subject.label).join('; ')}`)
     Object.assign(runs, await measureInRounds(subjects.map((subject) => ({ ...subject, server: subject.kind })), {
-      start: async (kind) => await startServer(kind, databasePath, key),
+      start: async (kind) => {
+        const server = await startServer(kind, databasePath, key)
+        if (kind === 'gateway') REVALIDATING['if-none-match'] = await plainTag(server.url + '/books')
+        return server
+      },
       // Bytes first: nothing is measured that does not serve exactly what the gateway serves.
       check: async (subject, server) => { await assertSameBodies(server, subject, expected) }
     }, settings, log))
@@ -70,6 +83,8 @@ function summarize (runs: Record<string, LoadResult[]>, settings: BenchSettings)
     coreAgentToFastify: ratio('core-agent', 'fastify-agent'),
     plainToFastify: ratio('gateway-plain', 'fastify-plain'),
     plainToExpress: ratio('gateway-plain', 'express-plain'),
+    /** CPU per revalidation over CPU per full stream. */
+    unchangedToPlainCpu: cpuRatio('gateway-plain', 'gateway-plain-unchanged'),
     cpu: {
       agentToFastify: cpuRatio('gateway-agent', 'fastify-agent'),
       agentToExpress: cpuRatio('gateway-agent', 'express-agent'),
@@ -113,6 +128,11 @@ function summarize (runs: Record<string, LoadResult[]>, settings: BenchSettings)
         holds: ratios.agentToExpress > 1
       },
       {
+        target: 'a revalidated unchanged plain list (304) costs <= 0.05 x the full stream (CPU per request)',
+        measured: `${round(ratios.unchangedToPlainCpu)} x (${round(medians['gateway-plain-unchanged'].cpuUs)} us against ${round(medians['gateway-plain'].cpuUs)} us)`,
+        holds: ratios.unchangedToPlainCpu <= 0.05
+      },
+      {
         target: 'plain list of 10,000 rows (streamed) against the references, no target',
         measured: `${round(ratios.plainToFastify)} x Fastify, ${round(ratios.plainToExpress)} x Express (by CPU ${round(ratios.cpu.plainToFastify)} x, ${round(ratios.cpu.plainToExpress)} x)`,
         holds: null
@@ -130,6 +150,11 @@ function summarize (runs: Record<string, LoadResult[]>, settings: BenchSettings)
 
 /** Every body `subject` serves equals, byte for byte, what the first server of its kind served. */
 async function assertSameBodies (server: ServerProcess, subject: Subject, expected: Partial<Record<Subject['compares'], string[]>>): Promise<void> {
+  if (subject.status !== undefined) {
+    const { status } = await fetch(server.url + subject.paths[0], { headers: subject.headers })
+    if (status !== subject.status) throw new Error(`${subject.label}: answered ${status}, not ${subject.status}.`)
+    return
+  }
   const bodies = await Promise.all(subject.paths.map((path) => body(server.url + path, subject.headers)))
   const reference = expected[subject.compares]
   if (reference === undefined) {
@@ -141,4 +166,13 @@ async function assertSameBodies (server: ServerProcess, subject: Subject, expect
   bodies.forEach((text, i) => {
     if (text !== reference[i]) throw new Error(`${subject.label}: ${subject.paths[i]} differs from the reference body (${text.length} vs ${reference[i].length} bytes).`)
   })
+}
+
+/** The ETag a plain GET of `url` carries. */
+async function plainTag (url: string): Promise<string> {
+  const response = await fetch(url, { headers: AUTH })
+  await response.arrayBuffer()
+  const tag = response.headers.get('etag')
+  if (tag === null) throw new Error(`GET ${url}: a plain list without an ETag.`)
+  return tag
 }

@@ -45,6 +45,8 @@ export interface LoadOptions {
   /** One body per path: the requests are POSTs of them (MCP messages); GETs without. */
   readonly bodies?: readonly string[]
   readonly headers: Record<string, string>
+  /** The one status every answer must have (default: any 2xx), e.g. 304 for revalidations. */
+  readonly status?: number
   readonly connections: number
   readonly seconds: number
 }
@@ -54,7 +56,7 @@ export async function warmLoad (url: string, options: LoadOptions, seconds: numb
   await run(url, options, seconds)
 }
 
-/** Measures `url` under load; a run with any error or non-2xx answer is refused. */
+/** Measures `url` under load; a run with any error or an answer of another status is refused. */
 export async function measureLoad (url: string, pid: number, options: LoadOptions): Promise<LoadResult> {
   const cpuBefore = cpuSecondsOf(pid)
   const result = await run(url, options, options.seconds)
@@ -76,8 +78,9 @@ async function run (url: string, options: LoadOptions, seconds: number): Promise
     headers: options.headers,
     requests: options.paths.map((path, i) => options.bodies === undefined ? { method: 'GET', path } : { method: 'POST', path, body: options.bodies[i] })
   })
-  if (result.errors > 0 || result.non2xx > 0 || result.timeouts > 0) {
-    throw new Error(`${url}${options.paths[0]}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx answers under load (statuses ${JSON.stringify(result.statusCodeStats)}).`)
+  const unexpected = options.status === undefined ? result.non2xx : result.requests.total - (result.statusCodeStats[options.status]?.count ?? 0)
+  if (result.errors > 0 || unexpected > 0 || result.timeouts > 0) {
+    throw new Error(`${url}${options.paths[0]}: ${result.errors} errors, ${result.timeouts} timeouts, ${unexpected} answers not ${options.status ?? '2xx'} under load (statuses ${JSON.stringify(result.statusCodeStats)}).`)
   }
   return result
 }

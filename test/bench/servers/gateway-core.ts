@@ -7,6 +7,7 @@ import audience from '../../../plugins/audience.js'
 import auth from '../../../plugins/auth.js'
 import mount from '../../../plugins/mount.js'
 import problems from '../../../plugins/problems.js'
+import redis from '../../../plugins/redis.js'
 import store from '../../../plugins/store.js'
 import books from '../../../routes/books/index.js'
 import { BENCH_LOGGER, type ServerOptions } from './options.js'
@@ -14,6 +15,8 @@ import { BENCH_LOGGER, type ServerOptions } from './options.js'
 export async function gatewayCoreServer ({ databasePath, key }: ServerOptions): Promise<FastifyInstance> {
   const server = Fastify({ logger: BENCH_LOGGER })
   await server.register(problems)
+  // No Redis configured: the store's count cache is the process's own, as in the shipped app.
+  await server.register(redis, {})
   await server.register(store, { databaseUrl: databasePath })
   await server.register(audience)
   await server.register(auth, { keys: [key] })
