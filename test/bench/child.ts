@@ -25,10 +25,11 @@ const SERVER = join(import.meta.dirname, 'server.js')
 /** /proc counts CPU time in clock ticks: 100 a second on every Linux this runs on, asked anyway. */
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100
 
-export async function startServer (kind: ServerKind, databasePath: string, key: string): Promise<ServerProcess> {
+/** Starts a server of `kind` in its own process; `env` adds to its environment (BENCH_TIME_ZONE, BENCH_BODIES). */
+export async function startServer (kind: ServerKind, databasePath: string, key: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   const child = fork(SERVER, [kind], {
     ...serverPinning(),
-    env: { ...process.env, BENCH_DATABASE: databasePath, BENCH_KEY: key },
+    env: { ...process.env, ...env, BENCH_DATABASE: databasePath, BENCH_KEY: key },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc']
   })
   const exited = once(child, 'exit')

@@ -1,4 +1,4 @@
-// `npm run bench`: the scenarios (the four of issue 6, MCP against HTTP, and upstream sources), each server in its own process over loopback,
+// `npm run bench`: the scenarios (the four of issue 6, MCP against HTTP, upstream sources, and the limit), each server in its own process over loopback,
 // a table on stdout and a JSON summary (bench-results/summary.json). Not part of `npm test`.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
@@ -7,6 +7,7 @@ import { pinLoadGenerator, pinning } from './cpus.js'
 import { endToEnd } from './end-to-end.js'
 import { growth } from './growth.js'
 import { KEY } from './http.js'
+import { limitScenario } from './limit.js'
 import { mcpScenario } from './mcp.js'
 import { projection } from './projection.js'
 import { tables, verdicts, type Row, type Verdict } from './report.js'
@@ -37,7 +38,7 @@ async function main (): Promise<void> {
       return await stored.create(count)
     }
     const wants = (id: string) => settings.only.has(id)
-    const medium = wants('end-to-end') || wants('mcp') ? await database(MEDIUM_ROWS) : undefined
+    const medium = wants('end-to-end') || wants('mcp') || wants('limit') ? await database(MEDIUM_ROWS) : undefined
     const small = wants('growth') ? await database(SMALL_ROWS) : undefined
     const large = wants('growth') || wants('stream') ? await database(settings.largeRows) : undefined
     const add = (id: string, result: { rows: Row[], verdicts: Verdict[], summary: Record<string, unknown> }) => {
@@ -47,6 +48,8 @@ async function main (): Promise<void> {
     }
     if (medium !== undefined && wants('end-to-end')) add('endToEnd', await endToEnd(medium, KEY, settings, log))
     if (medium !== undefined && wants('mcp')) add('mcp', await mcpScenario(medium, KEY, settings, log))
+    // The speed route reads the SQLite file itself: on PostgreSQL there is no such reference.
+    if (medium !== undefined && wants('limit') && stored.store === 'sqlite') add('limit', await limitScenario(medium, KEY, dir, settings, log))
     if (wants('projection')) {
       log('projection alone')
       add('projection', await projection(settings))

@@ -13,7 +13,7 @@ export const UNCACHED_URL = '/bench/books-uncached'
 const UNREACHED_RATE_LIMIT = 1_000_000_000
 const UNREACHED_EVENT_LOOP_DELAY_MS = 600_000
 
-export async function gatewayServer ({ databasePath, key }: ServerOptions): Promise<FastifyInstance> {
+export async function gatewayServer ({ databasePath, key, timeZone }: ServerOptions): Promise<FastifyInstance> {
   const server = Fastify({ logger: BENCH_LOGGER })
   // Unencapsulated, as the tests register it, so the bench mount reaches `mount` and `store`. Every
   // plugin runs as shipped; the rate limit and the load shedder only get ceilings the bench never
@@ -21,7 +21,7 @@ export async function gatewayServer ({ databasePath, key }: ServerOptions): Prom
   // loop for tens of milliseconds, and queued behind each other on a busy machine they would be shed.
   await server.register(fp(app), {
     databaseUrl: databasePath,
-    timeZone: 'UTC',
+    timeZone,
     apiKeys: [key],
     rateLimitMax: UNREACHED_RATE_LIMIT,
     loadShedding: { maxEventLoopDelay: UNREACHED_EVENT_LOOP_DELAY_MS }

@@ -5,6 +5,8 @@ export interface ServerOptions {
   readonly databasePath: string
   /** The one bearer key accepted. */
   readonly key: string
+  /** The gateway's TIME_ZONE, and the zone the speed route renders in (BENCH_TIME_ZONE, default UTC). */
+  readonly timeZone: string
 }
 
 /**
