@@ -9,6 +9,7 @@
 // Each change is told once to `onNotice`, not once per statement.
 import { accessSync, constants, statSync } from 'node:fs'
 import type SQLite from 'better-sqlite3'
+import { statementCache } from './statements.js'
 import type { SqliteDatabase, SqliteStatement } from 'kysely'
 import { StoreUnavailableError } from './errors.js'
 import type { StoreOptions } from './options.js'
@@ -50,6 +51,7 @@ export function holdFile (path: string, open: () => SQLite.Database, options: He
   const configure = options.configure ?? (() => {})
   let connection = open()
   configure(connection)
+  const statements = statementCache()
   /**
    * Connections to files the path no longer names, closed only with the store: SQLite, closing a
    * file's last connection, deletes its WAL by name, and the name is now the new file's WAL.
@@ -112,7 +114,7 @@ export function holdFile (path: string, open: () => SQLite.Database, options: He
     generation: () => generation,
     prepare: (sql: string): SqliteStatement => {
       check()
-      return connection.prepare(sql)
+      return statements.prepare(connection, sql)
     },
     // The file the path names first, so that its WAL is checkpointed and removed by its own connection.
     close: () => { for (const each of [connection, ...retired]) each.close() }

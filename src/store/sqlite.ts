@@ -7,6 +7,7 @@ import { Kysely, SqliteDialect, type CompiledQuery, type SelectQueryBuilder } fr
 import { DEFAULT_ACQUIRE_TIMEOUT_MS, queryLogger, type StoreOptions } from './options.js'
 import { holdFile, type HeldFileOptions } from './sqlite-file.js'
 import { sqliteReaders } from './sqlite-readers.js'
+import { statementCache } from './statements.js'
 import type { Store } from './store.js'
 
 export interface SqliteStore<DB> extends Pick<Store<DB>, 'db' | 'stream'> {
@@ -29,7 +30,10 @@ export interface SqliteOptions extends StoreOptions, Pick<HeldFileOptions, 'insp
 export function openSqlite<DB> (path: string, options: SqliteOptions = {}): SqliteStore<DB> {
   const log = queryLogger(options)
   if (path === ':memory:') {
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connect(path) }), log })
+    const connection = connect(path)
+    const statements = statementCache()
+    const database = { prepare: (sql: string) => statements.prepare(connection, sql), close: () => { connection.close() } }
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }), log })
     return { db, stream: (query, chunkSize) => query.stream(chunkSize), generation: () => 0 }
   }
   mkdirSync(dirname(path), { recursive: true })
