@@ -95,15 +95,18 @@ class RememberingZone extends IANAZone {
     return at < day.change ? day.before : day.after
   }
 
-  /** The day's offsets at its start and at the next day's, and the second the offset changes. */
+  /**
+   * The day's offsets at its start and at the next day's start (a neighbour already learned knows
+   * them: dates served in order cost one Intl call a day), and the second the offset changes.
+   */
   #learn (index: number): DayOffsets {
     // Forgetting everything is cruder than an LRU, but a day costs one or two Intl calls to learn again.
     if (this.#days.size >= REMEMBERED_DAYS) this.#days.clear()
     const start = index * DAY
-    const before = super.offset(start)
+    const before = this.#days.get(index - 1)?.after ?? super.offset(start)
     let after = before
     let change = start + DAY
-    const next = super.offset(change)
+    const next = this.#days.get(index + 1)?.before ?? super.offset(change)
     if (next !== before) {
       // luxon's offset is one per whole second: search the seconds for the first with the new one.
       let low = start
