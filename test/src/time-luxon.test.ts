@@ -2,8 +2,9 @@
 // strings itself: the same output, or the same error, for generated values, zones and formats.
 import fc from 'fast-check'
 import t from 'tap'
-import { DateTime, IANAZone, Info, Settings, type Zone } from 'luxon'
-import { dateTimeRenderer, formatDateTime, InvalidDateError } from '../../src/time.js'
+import { IANAZone, Settings } from 'luxon'
+import { dateTimeRenderer, formatDateTime } from '../../src/time.js'
+import { luxonRenderer } from '../helpers/luxon-renderer.js'
 
 /** Fixed, so a run is repeatable; a failure prints it with the path to its counterexample. */
 const SEED = Number(process.env.FC_SEED ?? 2026_12)
@@ -37,23 +38,9 @@ const DAY = 24 * HOUR
 const FROM = Date.UTC(1900, 0, 1)
 const TO = Date.UTC(2100, 11, 31)
 
-/** The renderer as it was: luxon reads every value, in luxon's own zone, and formats it. */
+/** The renderer as it was, for one value. */
 function reference (value: unknown, format: string, zone: string): unknown {
-  const resolved = Info.normalizeZone(zone)
-  const moment = referenceDateTime(value, resolved)
-  return moment === undefined ? value : moment.toFormat(format)
-}
-
-function referenceDateTime (value: unknown, zone: Zone): DateTime | undefined {
-  if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) throw new InvalidDateError(String(value), 'invalid Date')
-    return DateTime.fromJSDate(value, { zone }).setLocale('en-US')
-  }
-  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/.test(value)) return undefined
-  const readable = value.replace(/^(.{10})[t ]/, '$1T').replace(/z$/, 'Z').replace(/^(.{10}T\d{2}:\d{2}):60/, '$1:59')
-  const parsed = DateTime.fromISO(readable, { zone, setZone: false, locale: 'en-US' })
-  if (!parsed.isValid) throw new InvalidDateError(value, String(parsed.invalidExplanation))
-  return parsed
+  return luxonRenderer(format, zone)(value)
 }
 
 /** What a call gives: its value, or the error it throws. */
