@@ -14,7 +14,7 @@ export interface WallClock {
   readonly millisecond: number
   /** ISO weekday: Monday is 1, Sunday 7. */
   readonly weekday: number
-  /** Minutes east of UTC; fractional for a local mean time (Amsterdam's +00:19:32). */
+  /** Minutes east of UTC; fractional for a mean time (Monrovia's -00:44:30 until 1972). */
   readonly offset: number
   readonly zone: string
 }
