@@ -1,11 +1,17 @@
 // Every use of luxon lives here: pure functions, "now" is always a parameter.
-import { DateTime, IANAZone, Info, type Zone } from 'luxon'
+import { DateTime, IANAZone, Info, Settings, type Zone } from 'luxon'
+import { compileFormat, type WallClock } from './time-tokens.js'
 
 /** Month names and AM/PM are English whatever the machine's locale. */
 const LOCALE = 'en-US'
 
 /** ISO 8601 date or date-time, as stored or presented: `2026-01-31`, `2026-01-31T13:05:09Z`. */
 const ISO_SHAPE = /^\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/
+
+/** ISO_SHAPE with its parts captured, the fraction as long as luxon reads one (longer is refused). */
+const ISO_PARTS = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,30}))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?)?$/
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const
 
 /** The moment every timestamp example is rendered from: day 31 and hour 14 are unambiguous. */
 export const EXAMPLE_MOMENT = { year: 2026, month: 1, day: 31, hour: 14, minute: 5, second: 9 } as const
@@ -33,12 +39,19 @@ export function formatDateTime (value: unknown, format: string, zone: string): u
 }
 
 /**
- * `formatDateTime` for one format and zone, the zone resolved once: a formatter renders every row
- * of every page, and luxon would look a zone given by name up again on each.
+ * `formatDateTime` for one format and zone, both read once: a formatter renders every row of every
+ * page. A string luxon would read without surprise, in a format of common tokens, is rendered
+ * without building a DateTime; everything else goes through luxon whole. Either way the zone's
+ * offsets are remembered (see RememberingZone).
  */
 export function dateTimeRenderer (format: string, zone: string): (value: unknown) => unknown {
-  const resolved = Info.normalizeZone(zone)
+  const resolved = remembering(Info.normalizeZone(zone))
+  const render = resolved.isValid ? compileFormat(format) : undefined
   return (value) => {
+    if (render !== undefined && typeof value === 'string' && luxonDigits()) {
+      const clock = wallClock(value, resolved)
+      if (clock !== undefined) return render(clock)
+    }
     const moment = toDateTime(value, resolved)
     return moment === undefined ? value : moment.toFormat(format)
   }
@@ -47,6 +60,149 @@ export function dateTimeRenderer (format: string, zone: string): (value: unknown
 /** The example a timestamp's schema shows: the fixed moment, in `zone`, in `format`. */
 export function formatExample (format: string, zone: string): string {
   return DateTime.fromObject(EXAMPLE_MOMENT, { zone, locale: LOCALE }).toFormat(format)
+}
+
+/** Milliseconds in a UTC day: the span RememberingZone learns an offset for. */
+const DAY = 86_400_000
+/** Instants closer than this to the ends of a JavaScript date are left to luxon: a day's ends must be real dates. */
+const REMEMBERED_RANGE = 8.64e15 - 2 * DAY
+/** Days one zone remembers before it starts over: about eleven years of distinct days. */
+const REMEMBERED_DAYS = 4096
+
+/** A UTC day of a zone: its offset before `change` (the day's end when nothing changes) and from it. */
+interface DayOffsets {
+  readonly change: number
+  readonly before: number
+  readonly after: number
+}
+
+/**
+ * An IANA zone that asks Intl for an offset once per UTC day, not once per value: luxon's own
+ * asks on every call, and a value costs one to three calls. It stays an IANA zone (name, type,
+ * offset names, Intl formatting), so luxon treats it as the zone it wraps. It relies on a zone never
+ * changing offset twice within a day: in the time zone database (1800 to 2100) the closest two
+ * changes are four days apart (Freetown, September 1939).
+ */
+class RememberingZone extends IANAZone {
+  readonly #days = new Map<number, DayOffsets>()
+
+  override offset (ts: number): number {
+    // What luxon's offset reads: the whole milliseconds of a date, within a date's range.
+    const at = Math.trunc(ts)
+    if (!(Math.abs(at) <= REMEMBERED_RANGE)) return super.offset(ts)
+    const index = Math.floor(at / DAY)
+    const day = this.#days.get(index) ?? this.#learn(index)
+    return at < day.change ? day.before : day.after
+  }
+
+  /**
+   * The day's offsets at its start and at the next day's start (a neighbour already learned knows
+   * them: dates served in order cost one Intl call a day), and the second the offset changes.
+   */
+  #learn (index: number): DayOffsets {
+    // Forgetting everything is cruder than an LRU, but a day costs one or two Intl calls to learn again.
+    if (this.#days.size >= REMEMBERED_DAYS) this.#days.clear()
+    const start = index * DAY
+    const before = this.#days.get(index - 1)?.after ?? super.offset(start)
+    let after = before
+    let change = start + DAY
+    const next = this.#days.get(index + 1)?.before ?? super.offset(change)
+    if (next !== before) {
+      // luxon's offset is one per whole second: search the seconds for the first with the new one.
+      let low = start
+      while (change - low > 1000) {
+        const middle = low + Math.floor((change - low) / 2000) * 1000
+        if (super.offset(middle) === before) low = middle
+        else change = middle
+      }
+      after = next
+    }
+    const day = { change, before, after }
+    this.#days.set(index, day)
+    return day
+  }
+}
+
+function remembering (zone: Zone): Zone {
+  return zone instanceof IANAZone && zone.isValid ? new RememberingZone(zone.name) : zone
+}
+
+/** True while luxon writes Latin digits in the Gregorian calendar, as the common tokens are written. */
+function luxonDigits (): boolean {
+  return Settings.defaultNumberingSystem == null && Settings.defaultOutputCalendar == null
+}
+
+/**
+ * The wall clock luxon would give `value` in `zone`, read without luxon: undefined for anything
+ * that is not a real date-time of ISO_SHAPE, which luxon then reads (and refuses) itself; so is a
+ * leap second, rare enough to leave to forLuxon.
+ */
+function wallClock (value: string, zone: Zone): WallClock | undefined {
+  const parts = ISO_PARTS.exec(value)
+  if (parts === null) return undefined
+  const [, y, mo, d, h = '0', mi = '0', s = '0', fraction, z, sign, offsetHours, offsetMinutes = '0'] = parts
+  const year = Number(y)
+  const month = Number(mo)
+  const day = Number(d)
+  const hour = Number(h)
+  const minute = Number(mi)
+  const second = Number(s)
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) return undefined
+  const millisecond = fraction === undefined ? 0 : Math.floor(parseFloat('0.' + fraction) * 1000)
+  const local = localTimestamp(year, month, day, hour, minute, second, millisecond)
+  let ts: number
+  let o: number
+  if (z !== undefined || sign !== undefined) {
+    const given = z !== undefined ? 0 : (sign === '-' ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMinutes))
+    ts = local - given * 60 * 1000
+    o = zone.offset(ts)
+  } else {
+    // luxon guesses the offset of a wall time with the zone's offset now, which picks the
+    // earlier or later of an hour that happens twice.
+    [ts, o] = fixOffset(local, zone.offset(Settings.now()), zone)
+  }
+  // As luxon's DateTime: the fields from the offset it settled on, the Z tokens from the zone.
+  const wall = new Date(ts + o * 60 * 1000)
+  return {
+    year: wall.getUTCFullYear(),
+    month: wall.getUTCMonth() + 1,
+    day: wall.getUTCDate(),
+    hour: wall.getUTCHours(),
+    minute: wall.getUTCMinutes(),
+    second: wall.getUTCSeconds(),
+    millisecond: wall.getUTCMilliseconds(),
+    weekday: wall.getUTCDay() || 7,
+    offset: zone.offset(ts),
+    zone: zone.name
+  }
+}
+
+function daysInMonth (year: number, month: number): number {
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
+  return month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]
+}
+
+/** luxon's objToLocalTS: the fields as if in UTC, years 0 to 99 not taken for 1900 to 1999. */
+function localTimestamp (year: number, month: number, day: number, hour: number, minute: number, second: number, millisecond: number): number {
+  const ts = Date.UTC(year, month - 1, day, hour, minute, second, millisecond)
+  if (year >= 100) return ts
+  const date = new Date(ts)
+  date.setUTCFullYear(year, month - 1, day)
+  return date.getTime()
+}
+
+/**
+ * luxon's fixOffset: the instant of a wall time, from a guessed offset. In an hour that happens
+ * twice the guess decides; in an hour skipped, the wall time moves forward by the change.
+ */
+function fixOffset (local: number, guess: number, zone: Zone): [ts: number, offset: number] {
+  let utc = local - guess * 60 * 1000
+  const o2 = zone.offset(utc)
+  if (guess === o2) return [utc, guess]
+  utc -= (o2 - guess) * 60 * 1000
+  const o3 = zone.offset(utc)
+  if (o2 === o3) return [utc, o2]
+  return [local - Math.min(o2, o3) * 60 * 1000, Math.max(o2, o3)]
 }
 
 function toDateTime (value: unknown, zone: Zone): DateTime | undefined {

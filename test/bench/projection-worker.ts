@@ -1,12 +1,14 @@
 // Scenario 2, in a process of its own: rows per second through the generic projection (built
 // once, as a mount builds it) against the hand-written functions, on the same presented records.
-// Outputs are compared as JSON first; each round times both, alternating which goes first.
+// Outputs are compared as JSON first; each round times both, alternating which goes first. Then
+// the zoned ledger pages (zoned.ts).
 import { Marking } from '../../src/declare/index.js'
 import { buildProjection, projectPayload, type Projection } from '../../src/projection/index.js'
 import { Book } from '../../routes/books/book.js'
 import { Invoice } from '../../routes/invoices/invoice.js'
 import { handBook, handBookUntimed, handInvoice, type PresentedInvoice } from './hand.js'
 import { benchBook, type BenchBook } from './seed.js'
+import { zonedRounds, type ZonedRound } from './zoned.js'
 
 const ROWS = 10_000
 /** Each timed run lasts about this long, so timer resolution and GC pauses average out. */
@@ -23,6 +25,11 @@ interface Subject {
 export interface ProjectionRound {
   readonly generic: number
   readonly hand: number
+}
+
+export interface ProjectionResults {
+  readonly subjects: Record<string, { label: string, rounds: ProjectionRound[] }>
+  readonly zoned: ZonedRound[]
 }
 
 function main (): void {
@@ -42,7 +49,8 @@ function main (): void {
     }
     results[subject.id] = { label: subject.label, rounds: list }
   }
-  process.send!(results)
+  const message: ProjectionResults = { subjects: results, zoned: zonedRounds(rounds) }
+  process.send!(message)
 }
 
 function subjects (): Subject[] {
