@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto'
 import { sql, type SelectQueryBuilder } from 'kysely'
 import { countKey, uncachedCounts, type CountCache } from '../store/count-cache.js'
 import type { Store } from '../store/store.js'
+import { keysetSlicer, type KeysetOptions, type Slicer } from './keyset.js'
 import type { ListSource, RecordSource } from './source.js'
 
 type AnyQuery<Row> = SelectQueryBuilder<any, any, Row>
@@ -15,10 +16,15 @@ export interface KyselySourceOptions<Row, Out> {
   chunkSize?: number
   /** Where totals are remembered while the data is unchanged (default: the store's); `false` counts on every request. */
   countCache?: CountCache | false
+  /**
+   * Deep pages by seek: the query's one ascending, unique, indexed order key, and how far apart its
+   * anchors are kept (keyset.ts). Without it, a page is read with OFFSET alone.
+   */
+  keyset?: KeysetOptions
 }
 
 export function kyselySource<Args, Row, Out = Row> (
-  store: Pick<Store<any>, 'db' | 'stream' | 'counts'> & Partial<Pick<Store<any>, 'versionTag'>>,
+  store: Pick<Store<any>, 'db' | 'stream' | 'counts'> & Partial<Pick<Store<any>, 'versionTag' | 'dataVersion'>>,
   query: (args: Args) => AnyQuery<Row>,
   options: KyselySourceOptions<Row, Out> = {}
 ): ListSource<Args, Out> {
@@ -27,13 +33,14 @@ export function kyselySource<Args, Row, Out = Row> (
   const chunkSize = options.chunkSize ?? 1000
   const cache = options.countCache === false ? uncachedCounts : options.countCache ?? store.counts
   const { versionTag } = store
+  const slice = slicerOf(store, options.keyset)
   return {
     count: async (args) => {
       // COUNT over the query itself, so filters, joins and DISTINCT count as they select.
       const counted = db.selectFrom(query(args).clearOrderBy().as('counted')).select(sql<string | number>`count(*)`.as('count')).compile()
       return await cache.count(countKey(counted.sql, counted.parameters), async () => Number((await db.executeQuery(counted)).rows[0].count))
     },
-    slice: async (args, offset, limit) => (await query(args).limit(limit).offset(offset).execute()).map(decode),
+    slice: async (args, offset, limit) => (await slice(query(args), offset, limit)).map(decode),
     stream: (args) => decoded(store.stream(query(args), chunkSize), decode),
     // The state of the data, and the statement that reads it: the same two always stream the same rows.
     ...(versionTag === undefined
@@ -45,6 +52,13 @@ export function kyselySource<Args, Row, Out = Row> (
           }
         })
   }
+}
+
+/** Pages by OFFSET, or by seek from anchors kept per version of the store's data. */
+function slicerOf (store: Pick<Store<any>, 'db'> & Partial<Pick<Store<any>, 'dataVersion'>>, keyset: KeysetOptions | undefined): Slicer {
+  if (keyset === undefined) return async (query, offset, limit) => await query.limit(limit).offset(offset).execute()
+  if (store.dataVersion === undefined) throw new TypeError('keyset needs a store with a version of its data: its anchors are kept per version.')
+  return keysetSlicer(store.db, keyset, store.dataVersion)
 }
 
 export function kyselyRecordSource<Args, Row, Out = Row> (

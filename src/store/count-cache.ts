@@ -29,24 +29,36 @@ export const uncachedCounts: CountCache = Object.freeze({ count: async (_key: st
  * the next lookup counts again: a served total is never older than the version check of its request.
  */
 export function versionedCountCache (options: VersionedCountCacheOptions): CountCache {
+  const totals = versionedMemo<number>(options)
+  return { count: totals.get }
+}
+
+/** Values, each computed at most once per version of the data (a total, a list's anchors). */
+export interface VersionedMemo<T> {
+  /** The value `key` names: the remembered one while the data is unchanged, else `compute`'s. */
+  get: (key: string, compute: () => Promise<T>) => Promise<T>
+}
+
+/** What versionedCountCache does for totals, for any value computed from the data. */
+export function versionedMemo<T> (options: VersionedCountCacheOptions): VersionedMemo<T> {
   const { version, maxEntries = DEFAULT_MAX_ENTRIES } = options
   if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(`maxEntries must be a positive integer; got ${maxEntries}.`)
-  const totals = new Map<string, Promise<number>>()
-  let counted: string | number | undefined
+  const values = new Map<string, Promise<T>>()
+  let computedAt: string | number | undefined
   return {
-    count: async (key, compute) => {
+    get: async (key, compute) => {
       const current = await version()
-      if (current !== counted) {
-        totals.clear()
-        counted = current
+      if (current !== computedAt) {
+        values.clear()
+        computedAt = current
       }
-      // The promise itself is remembered, so concurrent requests for one total share one COUNT.
-      let total = totals.get(key)
-      if (total === undefined) {
-        total = compute()
-        remember(totals, key, total, maxEntries)
+      // The promise itself is remembered, so concurrent requests for one value share one computation.
+      let value = values.get(key)
+      if (value === undefined) {
+        value = compute()
+        remember(values, key, value, maxEntries)
       }
-      return await total
+      return await value
     }
   }
 }
@@ -56,11 +68,11 @@ export function countKey (sqlText: string, parameters: readonly unknown[]): stri
   return `${sqlText}\n${JSON.stringify(parameters, bigintsTagged)}`
 }
 
-function remember (totals: Map<string, Promise<number>>, key: string, total: Promise<number>, maxEntries: number): void {
-  if (totals.size >= maxEntries) totals.delete(totals.keys().next().value as string)
-  totals.set(key, total)
-  // A failed count is forgotten, so the next request counts again instead of failing again.
-  total.catch(() => { if (totals.get(key) === total) totals.delete(key) })
+function remember<T> (values: Map<string, Promise<T>>, key: string, value: Promise<T>, maxEntries: number): void {
+  if (values.size >= maxEntries) values.delete(values.keys().next().value as string)
+  values.set(key, value)
+  // A failed computation is forgotten, so the next request computes again instead of failing again.
+  value.catch(() => { if (values.get(key) === value) values.delete(key) })
 }
 
 /** JSON has no bigint: tagged, so `5n` and `"5"` never share a key. */
