@@ -33,7 +33,7 @@ type Guess = Required<Fetch>
  * Every row, each page checked whole before any of it is yielded, so a bad first page is a 502, not
  * a cut stream. The end is the upstream's: a page without a next ends the walk, and the pages
  * fetched beyond it are aborted, never served. Past `maxRows` the walk fails: the list is cut where
- * the client can see it, and the failure is logged.
+ * the client can see it, and the failure is logged. Once a guess misses, nothing more is guessed.
  */
 export async function * walk (options: Walk): AsyncGenerator<unknown> {
   const { maxRows, fetchPage, read } = options
@@ -41,12 +41,23 @@ export async function * walk (options: Walk): AsyncGenerator<unknown> {
   let ahead = new Map<string, Guess>()
   let pending: Fetch | undefined = { page: unheard(fetchPage(options.first, ended.signal)) }
   let served = 0
+  let guessing = true
   try {
     while (pending !== undefined) {
       const page: UpstreamPage = await pending.page
       const next = page.next
-      pending = next === undefined ? undefined : claimed(next, ahead, fetchPage, ended.signal)
-      ahead = aheadOf(next, ahead, options)
+      if (next === undefined) {
+        pending = undefined
+      } else {
+        const key = keyOf(next)
+        const guessed = ahead.get(key)
+        ahead.delete(key)
+        // A guess missed: the arithmetic does not hold for this upstream (pages shorter than asked,
+        // say), and every later guess would miss too, doubling the calls made to it.
+        guessing &&= guessed !== undefined || ahead.size === 0
+        pending = guessed ?? { page: unheard(fetchPage(next, ended.signal)) }
+      }
+      ahead = aheadOf(guessing ? next : undefined, ahead, options)
       const rows = page.rows.map(read)
       for (const row of rows) {
         if (served === maxRows) throw new Error(`The plain list of the upstream at ${options.origin} passed the ${maxRows} rows it may walk: the response was cut.`)
@@ -59,14 +70,6 @@ export async function * walk (options: Walk): AsyncGenerator<unknown> {
     pending?.guess?.abort()
     for (const { guess } of ahead.values()) guess.abort()
   }
-}
-
-/** The page the upstream named: the one fetched ahead for it, or a fetch of it now. */
-function claimed (next: URL, ahead: Map<string, Guess>, fetchPage: Walk['fetchPage'], signal: AbortSignal): Fetch {
-  const key = keyOf(next)
-  const guessed = ahead.get(key)
-  ahead.delete(key)
-  return guessed ?? { page: unheard(fetchPage(next, signal)) }
 }
 
 /**
