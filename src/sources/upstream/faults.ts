@@ -25,14 +25,19 @@ export type Fault =
   /** Too many calls to the upstream are in flight and waiting already. */
   | { readonly kind: 'queue-full' }
 
-/** A fault on its way through the retry and the circuit breaker, which decide by its `fault`. */
+/**
+ * A fault on its way through the retry and the circuit breaker, which decide by its `fault`; the
+ * retry by `retryable` too, decided where the fault was met, against that call's deadline.
+ */
 export class UpstreamFault extends Error {
   override name = 'UpstreamFault'
   readonly fault: Fault
+  readonly retryable: boolean
 
-  constructor (fault: Fault) {
+  constructor (fault: Fault, retryable = false) {
     super(`The upstream call failed: ${fault.kind}.`)
     this.fault = fault
+    this.retryable = retryable
   }
 }
 

@@ -37,6 +37,11 @@ export interface UpstreamPaging {
   first: (list: URL) => URL
   /** The page to start from to reach row `offset` (and the index of its first row), when it can be addressed. */
   at?: (list: URL, offset: number) => { readonly url: URL, readonly start: number }
+  /**
+   * The page `pages` after the one at `url`, found by arithmetic, where the style can address any
+   * page: what a plain walk fetches ahead. A guess until the upstream names that page as next.
+   */
+  after?: (url: URL, pages: number) => URL | undefined
   /** A response as this style's page; throws PageShapeError when it is not one. */
   read: (response: PageResponse) => UpstreamPage
 }
@@ -89,6 +94,12 @@ export function pageLinkPaging (options: PageLinkOptions = {}): UpstreamPaging {
       const index = Math.floor(offset / pageSize)
       return { url: numbered(list, index), start: index * pageSize }
     },
+    // From the upstream's own link, which may carry more than the list's query; one without a
+    // page number cannot be counted from.
+    after: (url, pages) => {
+      const number = url.searchParams.get(page)
+      return number === null || !/^\d+$/.test(number) ? undefined : withQuery(url, { [page]: Number(number) + pages })
+    },
     read: (response) => {
       const rows = arrayAt(response.body, undefined)
       const links = header(response, 'link')
@@ -120,6 +131,8 @@ export function offsetPaging (options: OffsetPagingOptions): UpstreamPaging {
     totals: 'exact',
     first: (list) => from(list, 0),
     at: (list, start) => ({ url: from(list, start), start }),
+    // Full pages assumed: a page shorter than asked names a next that is not this, and the guess is dropped.
+    after: (url, pages) => from(url, Number(url.searchParams.get(offset)) + pages * pageSize),
     read: (response) => {
       const rows = arrayAt(response.body, options.items)
       const total = totalOf(response, options.total)

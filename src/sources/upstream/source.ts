@@ -7,6 +7,7 @@ import type { RecordSource, WindowRead, WindowSource } from '../source.js'
 import type { UpstreamClient } from './client.js'
 import { PageShapeError, type UpstreamPage, type UpstreamPaging } from './paging.js'
 import { rowReader, type FieldPaths, type RowLog, type RowReader } from './rows.js'
+import { walk } from './walk.js'
 
 /** What reading an upstream can end in, as each route reading one publishes. */
 export const UPSTREAM_PROBLEMS: readonly ProblemCode[] = ['AG_UPSTREAM_FAILED', 'AG_UPSTREAM_UNREACHABLE', 'AG_UPSTREAM_UNAVAILABLE', 'AG_UPSTREAM_TIMEOUT']
@@ -72,7 +73,7 @@ export function upstreamList<Args, Row> (options: UpstreamListOptions<Args, Row>
       }
       return await windowOf(start ?? { url: paging.first(list), start: 0 }, offset, start === undefined ? Math.min(limit, maxRows - offset) : limit, fetchPage, read) as WindowRead<Row>
     },
-    stream: (args) => walk(paging.first(listOf(args)), maxRows, fetchPage, read, client.origin) as AsyncIterable<Row>
+    stream: (args) => walk({ first: paging.first(listOf(args)), maxRows, fetchPage, read, origin: client.origin, after: paging.after }) as AsyncIterable<Row>
   }
 }
 
@@ -133,31 +134,4 @@ function aligned (page: UpstreamPage, paging: UpstreamPaging): UpstreamPage {
     throw new PageShapeError(`a page holds ${page.rows.length} rows where ${pageSize} were asked for`)
   }
   return page
-}
-
-/**
- * Every row, page after page, the next page fetched while this one is written; each page checked
- * whole before any of it is yielded, so a bad first page is a 502, not a cut stream. Past `maxRows`
- * the walk fails: the list is cut where the client can see it, and the failure is logged.
- */
-async function * walk (first: URL, maxRows: number, fetchPage: (url: URL, signal: AbortSignal) => Promise<UpstreamPage>, read: RowReader, origin: string): AsyncGenerator<unknown> {
-  const abort = new AbortController()
-  let pending: Promise<UpstreamPage> | undefined = fetchPage(first, abort.signal)
-  let served = 0
-  try {
-    while (pending !== undefined) {
-      const page: UpstreamPage = await pending
-      pending = page.next === undefined ? undefined : fetchPage(page.next, abort.signal)
-      // A walk closed early leaves this fetch unawaited: its failure is nobody's to hear.
-      pending?.catch(() => {})
-      const rows = page.rows.map(read)
-      for (const row of rows) {
-        if (served === maxRows) throw new Error(`The plain list of the upstream at ${origin} passed the ${maxRows} rows it may walk: the response was cut.`)
-        served++
-        yield row
-      }
-    }
-  } finally {
-    abort.abort()
-  }
 }

@@ -88,5 +88,5 @@ t.test('what a keyset cannot be given is refused at once', async (t) => {
     t.throws(() => keysetSlicer(store.db, { column: 'id', every }, store.dataVersion), RangeError, String(every))
   }
   const { db, stream, counts } = store
-  t.throws(() => kyselySource({ db, stream, counts }, () => db.selectFrom('numbered').selectAll(), { keyset: { column: 'id' } }), /keyset needs a store with a version of its data/)
+  t.throws(() => kyselySource({ db, stream, counts }, () => db.withTables<Tables>().selectFrom('numbered').selectAll(), { keyset: { column: 'id' } }), /keyset needs a store with a version of its data/)
 })
