@@ -4,7 +4,7 @@
 // The gateway, as a Fastify plugin, and the process settings `npm start` uses.
 export { default as gateway, type GatewayOptions } from './gateway.js'
 export { loggerOptions, serverOptions } from './server.js'
-export { loadConfig, ConfigError, type Config } from './config.js'
+export { loadConfig, ConfigError, type ApiKey, type Config } from './config.js'
 
 // Declaring a record: fields, markings, choices, formatters, affordances.
 export {
@@ -13,7 +13,7 @@ export {
 } from './declare/index.js'
 
 // Mounting it: who may call it, how agents page it, what refuses it.
-export { signedIn, unrestricted, type Permission, type Principal } from './permissions.js'
+export { scope, signedIn, unrestricted, type Permission, type Principal } from './permissions.js'
 export type { LineOptions, ListPaging, OffsetOptions, PageOptions } from './paging/index.js'
 export { compileMount, MountError, type ListMount, type Mount, type Resource, type RetrieveMount, type TextMount } from './core/index.js'
 export { problem, problemOf, type Problem, type ProblemCode } from './core/index.js'

@@ -1,6 +1,6 @@
 // Invoices: choices with displays, hidden nested fields, and a refund affordance per row.
 import type { FastifyInstance } from 'fastify'
-import { signedIn } from '../../src/permissions.js'
+import { scope } from '../../src/permissions.js'
 import { kyselySource } from '../../src/sources/index.js'
 import type { RowOf } from '../../src/declare/index.js'
 import type { InvoiceTable } from '../../src/store/index.js'
@@ -16,7 +16,8 @@ export default async function invoices (app: FastifyInstance): Promise<void> {
     tags: ['invoices'],
     declaration: Invoice,
     source: kyselySource(app.store, () => app.store.db.selectFrom('invoices').selectAll().orderBy('id'), { decode }),
-    permissions: [signedIn],
+    // A key configured without scopes (the generated one too) carries every scope, this one included.
+    permissions: [scope('invoices:read')],
     paging: { style: 'page', ceiling: 50 }
   })
 }

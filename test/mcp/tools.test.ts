@@ -259,6 +259,18 @@ t.test('the same doors as HTTP: keys, permissions, Origin and Host', async (t) =
   })
 })
 
+t.test('a key without a tool\'s scope does not see it listed, and a call of it is a tool result naming the scope', async (t) => {
+  const LEDGER = 'ledger-reader-0123456789'
+  const running = await listening(t, { apiKeys: [KEY, { key: LEDGER, scopes: ['ledger:read'] }] })
+  const scoped = await connect(t, running, { Authorization: `Bearer ${LEDGER}` })
+  const { tools } = await scoped.listTools()
+  t.strictSame(tools.map((tool) => tool.name), EXPECTED_TOOLS.filter((name) => name !== 'listInvoices'))
+  const invoices = await scoped.callTool({ name: 'listInvoices', arguments: {} })
+  t.strictSame(invoices, { content: [{ type: 'text', text: 'Forbidden (403): This key may not call this tool: it lacks the scope "invoices:read"; use a key that carries it.' }], isError: true })
+  const full = await connect(t, running)
+  t.ok((await full.listTools()).tools.some((tool) => tool.name === 'listInvoices'), 'a key configured without scopes carries every scope')
+})
+
 t.test('a check refusing a key hides its tool, a call of it is a tool result naming the check; a defect is a 500 result, logged', async (t) => {
   const nobody = { name: 'nobody', needsPrincipal: true, allows: () => false }
   const errors: Array<Record<string, unknown>> = []

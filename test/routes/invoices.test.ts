@@ -7,6 +7,22 @@ import { AGENT, AUTH, buildApp } from '../helpers/app.js'
 
 const { app, declaredSchema } = await buildApp(t, { timeZone: 'Europe/Paris' })
 
+t.test('the invoices need the invoices:read scope: a key carrying it (or every scope) is served, another refused naming it', async (t) => {
+  const READER = 'invoice-reader-0123456789'
+  const LEDGER = 'ledger-reader-0123456789'
+  const { app: scoped } = await buildApp(t, { apiKeys: [{ key: READER, scopes: ['invoices:read'] }, { key: LEDGER, scopes: ['ledger:read'] }] })
+  const served = await scoped.inject({ url: '/invoices', headers: { authorization: `Bearer ${READER}`, 'x-audience': 'agent' } })
+  t.equal(served.statusCode, 200)
+  t.equal(served.json().items.length, 2)
+  for (const audience of ['plain', 'agent']) {
+    const refused = await scoped.inject({ url: '/invoices', headers: { authorization: `Bearer ${LEDGER}`, 'x-audience': audience } })
+    t.equal(refused.statusCode, 403, audience)
+    t.equal(refused.json().detail, 'This key may not call this route: it lacks the scope "invoices:read"; use a key that carries it.')
+  }
+  const books = await scoped.inject({ url: '/books', headers: { authorization: `Bearer ${LEDGER}` } })
+  t.equal(books.statusCode, 200, 'a route asking only for a key serves any scoped key')
+})
+
 t.test('a plain client gets every field of every invoice, raw, with affordances', async (t) => {
   const res = await app.inject({ url: '/invoices', headers: AUTH })
   t.equal(res.statusCode, 200)
