@@ -12,13 +12,15 @@ export default async function invoices (app: FastifyInstance): Promise<void> {
     name: 'listInvoices',
     url: '/invoices',
     summary: 'List the invoices',
-    description: 'Every invoice, in id order, with whether it can be refunded.',
+    description: 'Every invoice, in id order, with whether it can be refunded; by status (its value, such as PAID) and by the start of its number.',
     tags: ['invoices'],
     declaration: Invoice,
     source: kyselySource(app.store, () => app.store.db.selectFrom('invoices').selectAll().orderBy('id'), { decode }),
     // A key configured without scopes (the generated one too) carries every scope, this one included.
     permissions: [scope('invoices:read')],
-    paging: { style: 'page', ceiling: 50 }
+    paging: { style: 'page', ceiling: 50 },
+    // `status=PAID` (the value, not the display) and `number_prefix=INV-`.
+    filters: { status: 'equals', number: 'prefix' }
   })
 }
 

@@ -3,9 +3,12 @@
 // may be given once; a plain client may not send an agent's paging parameters. Every offending
 // argument is named in one 400, with what is wrong with each.
 import { Ajv } from 'ajv'
+import addFormatsModule from 'ajv-formats'
 import type { TObject, TProperties } from 'typebox'
 import type { Audience } from '../audience.js'
 import { invalidArguments, type ArgumentErrors } from './errors.js'
+
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
 
 const ajv = new Ajv({
   coerceTypes: true,
@@ -14,6 +17,8 @@ const ajv = new Ajv({
   allErrors: true,
   strict: false
 })
+// The formats a filter's arguments state (a day, an instant), checked as they are published.
+addFormats(ajv, ['date', 'date-time'])
 
 /** The raw arguments of one call, as a transport received them: strings, or lists when repeated. */
 export interface RawArguments {

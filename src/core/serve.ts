@@ -6,6 +6,7 @@ import type { PagingStyle, UncountedPaging } from '../paging/index.js'
 import { projectPayload, type Projection } from '../projection/index.js'
 import { isWindowSource, type ListSource, type RecordSource, type TextSource, type WindowSource } from '../sources/index.js'
 import type { CheckedArguments, RawArguments } from './arguments.js'
+import type { CompiledFilters } from './filters.js'
 import { problem } from './errors.js'
 import { jsonArrayStream } from './json-array.js'
 
@@ -35,6 +36,8 @@ export interface ListPlan extends RecordPlan {
   readonly style: PagingStyle
   /** Writes one presented row as the plain schema declares it. */
   readonly serializeRow: (row: unknown) => string
+  /** Takes the filters' arguments off the checked ones, as conditions for the source. */
+  readonly filters: CompiledFilters
 }
 
 export interface RecordPlanWithSource extends RecordPlan {
@@ -48,24 +51,29 @@ export interface TextPlan extends Checked {
   readonly url: string
 }
 
-/** A plain client gets every row streamed; an agent gets a counted, clamped, projected page. */
+/**
+ * A plain client gets every row streamed; an agent gets a counted, clamped, projected page. Either
+ * way the source applies the filters, so the count, the page and the stream are of the same rows.
+ */
 export async function serveList (plan: ListPlan, call: Call): Promise<Served> {
-  const { paging, args } = plan.check(call)
+  const checked = plan.check(call)
+  const { paging } = checked
+  const { args, where } = plan.filters.split(checked.args)
   const { source, present, projection } = plan
   if (call.audience === 'plain') {
-    return { kind: 'json-array', body: await jsonArrayStream(source.stream(args), (row) => plan.serializeRow(present(row))) }
+    return { kind: 'json-array', body: await jsonArrayStream(source.stream(args, where), (row) => plan.serializeRow(present(row))) }
   }
   const project = (rows: readonly unknown[]): unknown[] => projectPayload(rows.map(present), projection) as unknown[]
   if (isWindowSource(source)) {
     // Registration made sure the style pages uncounted lists.
     const style = plan.style.uncounted as UncountedPaging
     const window = style.window(paging)
-    const read = await source.window(args, window.offset, window.limit)
+    const read = await source.window(args, window.offset, window.limit, where)
     return { kind: 'json', body: style.envelope(project(read.rows), window, read) }
   }
   const body = await paged(plan.style, paging, {
-    count: async () => await source.count(args),
-    slice: async (offset, limit) => await source.slice(args, offset, limit)
+    count: async () => await source.count(args, where),
+    slice: async (offset, limit) => await source.slice(args, offset, limit, where)
   }, project)
   return { kind: 'json', body }
 }

@@ -1,9 +1,11 @@
 // A kysely query as a source: COUNT over it, then LIMIT/OFFSET for a page, and the store's streamed
 // read for the whole list. The query must order by a stable key, so pages never overlap or skip.
+// A mount's filters become WHERE clauses of the query, so the count, each page and the stream are
+// of the filtered rows, and a remembered total is keyed by the filtered query's SQL and values.
 import { sql, type SelectQueryBuilder } from 'kysely'
 import { countKey, uncachedCounts, type CountCache } from '../store/count-cache.js'
 import type { Store } from '../store/store.js'
-import type { ListSource, RecordSource } from './source.js'
+import type { Condition, ListSource, RecordSource } from './source.js'
 
 type AnyQuery<Row> = SelectQueryBuilder<any, any, Row>
 
@@ -14,6 +16,12 @@ export interface KyselySourceOptions<Row, Out> {
   chunkSize?: number
   /** Where totals are remembered while the data is unchanged (default: the store's); `false` counts on every request. */
   countCache?: CountCache | false
+  /**
+   * The column (or `table.column`) each filtered field is read from, where it is not the field's
+   * name. A date-time compared by a range must be stored as UTC text to the second
+   * (`2026-01-31T12:05:09Z`) or as a timestamp, so that order is the instants' order.
+   */
+  columns?: Readonly<Record<string, string>>
 }
 
 export function kyselySource<Args, Row, Out = Row> (
@@ -25,15 +33,32 @@ export function kyselySource<Args, Row, Out = Row> (
   const decode = options.decode ?? ((row: Row) => row as unknown as Out)
   const chunkSize = options.chunkSize ?? 1000
   const cache = options.countCache === false ? uncachedCounts : options.countCache ?? store.counts
+  const columns = options.columns ?? {}
+  const filtered = (args: Args, where: readonly Condition[] = []): AnyQuery<Row> => where.reduce((selected, condition) => applied(selected, condition, columns), query(args))
   return {
-    count: async (args) => {
+    canFilter: () => true,
+    count: async (args, where) => {
       // COUNT over the query itself, so filters, joins and DISTINCT count as they select.
-      const counted = db.selectFrom(query(args).clearOrderBy().as('counted')).select(sql<string | number>`count(*)`.as('count')).compile()
+      const counted = db.selectFrom(filtered(args, where).clearOrderBy().as('counted')).select(sql<string | number>`count(*)`.as('count')).compile()
       return await cache.count(countKey(counted.sql, counted.parameters), async () => Number((await db.executeQuery(counted)).rows[0].count))
     },
-    slice: async (args, offset, limit) => (await query(args).limit(limit).offset(offset).execute()).map(decode),
-    stream: (args) => decoded(store.stream(query(args), chunkSize), decode)
+    slice: async (args, offset, limit, where) => (await filtered(args, where).limit(limit).offset(offset).execute()).map(decode),
+    stream: (args, where) => decoded(store.stream(filtered(args, where), chunkSize), decode)
   }
+}
+
+const COMPARISONS = { equals: '=', min: '>=', max: '<=' } as const
+
+/**
+ * `query` with one condition as a WHERE clause. A prefix compares the column's first characters
+ * (`substr`, the same in SQLite and PostgreSQL), so letter case counts in both, and `%` or `_` in
+ * the value are just characters.
+ */
+function applied<Row> (query: AnyQuery<Row>, { field, op, value }: Condition, columns: Readonly<Record<string, string>>): AnyQuery<Row> {
+  const column = sql.ref(columns[field] ?? field)
+  if (op !== 'prefix') return query.where(column, COMPARISONS[op], value)
+  const text = value as string
+  return query.where(sql`substr(${column}, 1, ${sql.lit([...text].length)})`, '=', text)
 }
 
 export function kyselyRecordSource<Args, Row, Out = Row> (

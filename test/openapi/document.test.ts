@@ -138,7 +138,7 @@ t.test('every route that needs a key declares the bearer scheme; the others say 
 t.test('a route asking for a scope lists it with the bearer scheme and says it in its description; its 403 declares the challenge', async (t) => {
   const invoices = document.paths['/invoices'].get as unknown as { security: unknown, description: string, responses: Record<string, { headers?: Record<string, unknown> }> }
   t.strictSame(invoices.security, [{ bearerAuth: ['invoices:read'] }])
-  t.equal(invoices.description, 'Every invoice, in id order, with whether it can be refunded. Needs a key with the scope `invoices:read`.')
+  t.equal(invoices.description, 'Every invoice, in id order, with whether it can be refunded; by status (its value, such as PAID) and by the start of its number. Needs a key with the scope `invoices:read`.')
   t.ok('WWW-Authenticate' in (invoices.responses['403'].headers ?? {}))
   t.notMatch((document.paths['/books'].get as { description?: string }).description ?? '', /scope/, 'a route asking for none says nothing of scopes')
 })
