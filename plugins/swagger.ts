@@ -86,7 +86,7 @@ function documented (schema: FastifySchema | undefined, route: RouteOptions, ref
 /** The operation's description, then the scopes its key needs, in words. */
 function withScopes (description: string | undefined, scopes: readonly string[]): string {
   const needs = `Needs a key with the scope${scopes.length === 1 ? '' : 's'} ${scopes.map((name) => `\`${name}\``).join(' and ')}.`
-  return description === undefined ? needs : `${description} ${needs}`
+  return [description, needs].filter((part) => part !== undefined).join(' ')
 }
 
 /** Documents If-None-Match, and X-Audience on a negotiated route, beside whatever headers the route declares. */

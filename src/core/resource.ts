@@ -52,7 +52,7 @@ export function compileMount (mount: Mount, settings: MountSettings): Resource {
   }
   if (mount.kind === 'text') {
     const style = windowStyle(mount, pagingStyle(mount.paging ?? { style: 'lines' }))
-    const query = closedQuery(mount.arguments?.properties, style.parameters)
+    const query = closedQuery(mount.arguments, style.parameters)
     const plan = { source: mount.source, style, url: mount.url, check: argumentChecker({ query, params: mount.params, paging: style }) }
     return { ...common, query, params: mount.params, bodies: textBodies(style), serve: async (call) => await serveText(plan, call) }
   }
@@ -60,13 +60,13 @@ export function compileMount (mount: Mount, settings: MountSettings): Resource {
   const items = recordBodies(mount.declaration, projection, settings, mount.schemaName)
   const { present } = mount.declaration
   if (mount.kind === 'retrieve') {
-    const query = closedQuery(mount.arguments?.properties, {})
+    const query = closedQuery(mount.arguments, {})
     const plan = { source: mount.source, present, projection, check: argumentChecker({ query, params: mount.params }) }
     return { ...common, query, params: mount.params, bodies: items, serve: async (call) => await serveRecord(plan, call) }
   }
   const filters = compileFilters(mount.filters, { name: `Route '${mount.name}'`, schema: mount.declaration.schema, projection, source: mount.source })
   const style = windowStyle(mount, pagingStyle(mount.paging), filters.parameters)
-  const query = closedQuery({ ...mount.arguments?.properties, ...filters.parameters }, style.parameters)
+  const query = closedQuery(mount.arguments, { ...filters.parameters, ...style.parameters })
   const serializeRow = compileSerializer({ schema: mount.declaration.schema })
   const plan = { source: mount.source, present, projection, style, serializeRow, filters, check: argumentChecker({ query, paging: style }) }
   return {
@@ -101,9 +101,9 @@ function envelopeOf (mount: Mount & { kind: 'list' }, style: PagingStyle): (item
   return (item) => uncounted.schema(item, source.totals)
 }
 
-/** The declared arguments plus the style's parameters; anything else is refused. */
-function closedQuery (declared: TProperties | undefined, parameters: TProperties): TObject {
-  return Type.Object({ ...declared, ...parameters }, { additionalProperties: false })
+/** The declared arguments plus the filters' arguments and the style's parameters; anything else is refused. */
+function closedQuery (declared: TObject | undefined, parameters: TProperties): TObject {
+  return Type.Object({ ...declared?.properties, ...parameters }, { additionalProperties: false })
 }
 
 /** A 401 and a 403 only where its checks ask for a key; a 404 where it names one thing; its source's. */
