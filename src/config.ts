@@ -115,9 +115,12 @@ function readTimeZone (value = 'UTC'): string {
  */
 function readKeys (value: string | undefined): ApiKey[] {
   if (value === undefined || value.trim() === '') return []
+  const seen: string[] = []
   return value.split(',').map((entry, index) => {
     const [key, ...rest] = entry.trim().split(':')
     if (key.length < 16) throw new ConfigError('API_KEYS must be a comma-separated list of keys of at least 16 characters each.')
+    if (seen.includes(key)) throw new ConfigError(`API_KEYS: key ${index + 1} repeats key ${seen.indexOf(key) + 1}: list each key once, with all its scopes.`)
+    seen.push(key)
     if (rest.length === 0) return key
     const scopes = rest.join(':').split('+')
     if (scopes.some((scope) => !SCOPE_PATTERN.test(scope))) {

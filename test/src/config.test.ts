@@ -75,6 +75,7 @@ t.test('API_KEYS: a malformed scope list is refused naming the key by its positi
     t.throws(() => loadConfig({ API_KEYS }), { message: /^API_KEYS: key 2 lists a malformed scope: write "<key>:<scope>\+<scope>"(?!.*secret-key)/ }, API_KEYS)
   }
   t.throws(() => loadConfig({ API_KEYS: 'short:invoices:read' }), { message: /^API_KEYS must be .* at least 16 characters/ }, 'the key before the colon is the key')
+  t.throws(() => loadConfig({ API_KEYS: 'one-key-0123456789,secret-key-0123456789:a,secret-key-0123456789:b' }), { message: /^API_KEYS: key 3 repeats key 2: list each key once, with all its scopes\.$/ })
 })
 
 t.test('an empty API_KEYS is unset', async (t) => {
