@@ -135,9 +135,20 @@ t.test('a malformed filter value is a 400 naming the argument, as any other argu
   t.strictSame(await refused({ due_on_max: '31/01/2026' }), { due_on_max: ['Must match format "date".'] })
   t.strictSame(await refused({ title_prefix: '' }), { title_prefix: ['Must NOT have fewer than 1 characters.'] })
   t.strictSame(await refused({ flag: 'yes' }), { flag: ['Must be boolean.'] })
-  t.strictSame(await refused({ score_min: 'abc' }), { score_min: ['Must be number.'] })
+  for (const score of ['abc', 'Infinity', '1e400', '1e3', '0x10', ' 1', '01.5', '+1', '1.', '9'.repeat(400)]) {
+    t.strictSame(await refused({ score_min: score }), { score_min: ['Must be a number written in plain decimal digits, such as 42 or 4.25: no exponent, leading zero, plus sign or other base.'] }, score)
+  }
   t.strictSame(await refused({ state: ['open', 'done'] }), { state: ['Given more than once: send it once.'] })
   t.strictSame(await refused({ state_prefix: 'o' }), { state_prefix: ['Unknown argument.'] }, 'a kind not declared takes no argument')
+})
+
+t.test('a number is a plain decimal, or a finite JSON number from a transport that sends JSON', async (t) => {
+  const resource = mountWith({ score: 'range' })
+  const served = async (query: Record<string, unknown>): Promise<unknown> => (await resource.serve({ audience: 'agent', query, params: {} })).body
+  t.match(await served({ score_min: '-0.5', score_max: '2.5' }), { total_entries: 2 })
+  t.match(await served({ score_min: 3 }), { total_entries: 1 })
+  const error = await served({ score_min: Infinity }).catch((refusal: unknown) => refusal)
+  t.match(problemOf(error).body.errors, { score_min: [/plain decimal digits/] })
 })
 
 t.test('a filter that cannot be served is refused at registration, naming it', async (t) => {
