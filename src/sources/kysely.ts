@@ -56,6 +56,8 @@ const COMPARISONS = { equals: '=', min: '>=', max: '<=' } as const
  */
 function applied<Row> (query: AnyQuery<Row>, { field, op, value }: Condition, columns: Readonly<Record<string, string>>): AnyQuery<Row> {
   const column = sql.ref(columns[field] ?? field)
+  // A boolean as SQL's own literal: SQLite binds no booleans, and reads TRUE and FALSE as 1 and 0.
+  if (typeof value === 'boolean') return query.where(column, '=', sql.lit(value))
   if (op !== 'prefix') return query.where(column, COMPARISONS[op], value)
   const text = value as string
   return query.where(sql`substr(${column}, 1, ${sql.lit([...text].length)})`, '=', text)

@@ -69,6 +69,17 @@ t.test('a prefix compares the first characters: letter case counts, and % and _ 
   t.strictSame(await ids('é'), [7])
 })
 
+t.test('a boolean is compared as SQL\'s literal: SQLite, which binds none, stores it as 1 or 0', async (t) => {
+  const flags = await openStore(':memory:')
+  t.teardown(() => flags.close())
+  const flagsDb = flags.db.withTables<{ flags: { id: number, on: number } }>()
+  await flagsDb.schema.createTable('flags').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('on', 'integer').execute()
+  await flagsDb.insertInto('flags').values([{ id: 1, on: 1 }, { id: 2, on: 0 }, { id: 3, on: 1 }]).execute()
+  const source = kyselySource(flags, () => flagsDb.selectFrom('flags').select('id').orderBy('id'), { countCache: false })
+  t.strictSame((await source.slice({}, 0, 9, [{ field: 'on', op: 'equals', value: true }])).map((row) => row.id), [1, 3])
+  t.equal(await source.count({}, [{ field: 'on', op: 'equals', value: false }]), 1)
+})
+
 t.test('a field is read from its mapped column', async (t) => {
   const source = kyselySource(store, () => db.selectFrom('ledger as l').select(['l.id as id']).orderBy('l.id'), { columns: { account: 'l.account_id' }, countCache: false })
   t.equal(await source.count({}, [{ field: 'account', op: 'equals', value: 3 }]), 8)
