@@ -6,6 +6,7 @@ import { Ajv } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import type { TObject, TProperties } from 'typebox'
 import type { Audience } from '../audience.js'
+import { CUSTOM_FORMATS } from '../formats.js'
 import { invalidArguments, type ArgumentErrors } from './errors.js'
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
@@ -17,8 +18,9 @@ const ajv = new Ajv({
   allErrors: true,
   strict: false
 })
-// The formats a filter's arguments state (a day, an instant), checked as they are published.
+// The formats a filter's arguments state (a day, an instant, a decimal), checked as they are published.
 addFormats(ajv, ['date', 'date-time'])
+for (const [name, pattern] of Object.entries(CUSTOM_FORMATS)) ajv.addFormat(name, pattern)
 
 /** The raw arguments of one call, as a transport received them: strings, or lists when repeated. */
 export interface RawArguments {

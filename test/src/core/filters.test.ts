@@ -118,7 +118,7 @@ t.test('a date-time is compared in UTC, to the second: a fraction rounds a bound
 })
 
 t.test('a malformed filter value is a 400 naming the argument, as any other argument', async (t) => {
-  const resource = mountWith({ state: 'equals', id: 'range', at: 'range', due_on: 'range', title: 'prefix', flag: 'equals', score: 'range' })
+  const resource = mountWith({ state: 'equals', id: 'range', at: 'range', due_on: 'range', title: 'prefix', flag: 'equals', score: 'range', price: 'equals' })
   const refused = async (query: Record<string, unknown>): Promise<Record<string, string[]> | undefined> => {
     try {
       await resource.serve({ audience: 'plain', query, params: {} })
@@ -135,6 +135,7 @@ t.test('a malformed filter value is a 400 naming the argument, as any other argu
   t.strictSame(await refused({ due_on_max: '31/01/2026' }), { due_on_max: ['Must match format "date".'] })
   t.strictSame(await refused({ title_prefix: '' }), { title_prefix: ['Must NOT have fewer than 1 characters.'] })
   t.strictSame(await refused({ flag: 'yes' }), { flag: ['Must be boolean.'] })
+  t.strictSame(await refused({ price: '9,99' }), { price: ['Must match format "decimal".'] })
   for (const score of ['abc', 'Infinity', '1e400', '1e3', '0x10', ' 1', '01.5', '+1', '1.', '9'.repeat(400)]) {
     t.strictSame(await refused({ score_min: score }), { score_min: ['Must be a number written in plain decimal digits, such as 42 or 4.25: no exponent, leading zero, plus sign or other base.'] }, score)
   }
