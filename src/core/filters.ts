@@ -18,8 +18,8 @@ export type Filters = Readonly<Record<string, FilterKind | readonly FilterKind[]
 export interface CompiledFilters {
   /** Each filter's arguments, optional, for the closed query. */
   readonly parameters: TProperties
-  /** Checked arguments -> the mount's own arguments, and the conditions for the source. */
-  readonly split: (args: Readonly<Record<string, unknown>>) => { args: Record<string, unknown>, where: Condition[] }
+  /** Checked arguments -> the mount's own arguments, the conditions for the source, and the filter arguments sent. */
+  readonly split: (args: Readonly<Record<string, unknown>>) => { args: Record<string, unknown>, where: Condition[], sent: string[] }
 }
 
 export interface FilterContext {
@@ -33,7 +33,7 @@ export interface FilterContext {
 }
 
 /** No filters: nothing published, every argument the mount's own. */
-export const NO_FILTERS: CompiledFilters = Object.freeze({ parameters: {}, split: (args: Readonly<Record<string, unknown>>) => ({ args: { ...args }, where: [] }) })
+export const NO_FILTERS: CompiledFilters = Object.freeze({ parameters: {}, split: (args: Readonly<Record<string, unknown>>) => ({ args: { ...args }, where: [], sent: [] }) })
 
 /** Compiles a mount's filters, or throws a MountError naming the first that cannot be served. */
 export function compileFilters (filters: Filters | undefined, context: FilterContext): CompiledFilters {
@@ -52,12 +52,14 @@ export function compileFilters (filters: Filters | undefined, context: FilterCon
     split: (checked) => {
       const args: Record<string, unknown> = { ...checked }
       const where: Condition[] = []
+      const sent: string[] = []
       for (const { name, field, op, value } of arguments_) {
         if (args[name] === undefined) continue
         where.push({ field, op, value: value(args[name] as string | number | boolean) })
+        sent.push(name)
         delete args[name]
       }
-      return { args, where }
+      return { args, where, sent }
     }
   }
 }

@@ -58,7 +58,7 @@ export interface TextPlan extends Checked {
 export async function serveList (plan: ListPlan, call: Call): Promise<Served> {
   const checked = plan.check(call)
   const { paging } = checked
-  const { args, where } = plan.filters.split(checked.args)
+  const { args, where, sent } = plan.filters.split(checked.args)
   const { source, present, projection } = plan
   if (call.audience === 'plain') {
     return { kind: 'json-array', body: await jsonArrayStream(source.stream(args, where), (row) => plan.serializeRow(present(row))) }
@@ -69,12 +69,12 @@ export async function serveList (plan: ListPlan, call: Call): Promise<Served> {
     const style = plan.style.uncounted as UncountedPaging
     const window = style.window(paging)
     const read = await source.window(args, window.offset, window.limit, where)
-    return { kind: 'json', body: style.envelope(project(read.rows), window, read) }
+    return { kind: 'json', body: style.envelope(project(read.rows), { ...window, keep: sent }, read) }
   }
   const body = await paged(plan.style, paging, {
     count: async () => await source.count(args, where),
     slice: async (offset, limit) => await source.slice(args, offset, limit, where)
-  }, project)
+  }, project, sent)
   return { kind: 'json', body }
 }
 
@@ -111,11 +111,11 @@ interface Countable<Item> {
  * Count before slice: the window is clamped against the total, so a page past the end reads
  * nothing rather than an unbounded OFFSET; only the page's items are presented and projected.
  */
-export async function paged<Item> (style: PagingStyle, paging: Readonly<Record<string, number | undefined>>, items: Countable<Item>, project: (page: readonly Item[]) => readonly unknown[]): Promise<Record<string, unknown>> {
+export async function paged<Item> (style: PagingStyle, paging: Readonly<Record<string, number | undefined>>, items: Countable<Item>, project: (page: readonly Item[]) => readonly unknown[], keep: readonly string[] = []): Promise<Record<string, unknown>> {
   const total = await items.count()
   const window = style.window(paging, total)
   const page = window.limit > 0 && window.offset < total ? await items.slice(window.offset, window.limit) : []
-  return style.envelope(project(page), window)
+  return style.envelope(project(page), { ...window, keep })
 }
 
 /** POSIX text: every line ends with a line feed, so an empty text is an empty body. */

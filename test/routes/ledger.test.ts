@@ -169,6 +169,7 @@ t.test('posted_at_min and posted_at_max: an agent pages the entries of one day, 
   const first = await page(`${day}&limit=3`)
   t.strictSame(first.items.map((item) => item.id), [5, 6, 7])
   t.match(first, { total_entries: 4, has_more: true, next_offset: 3 })
+  t.equal(first.hint, 'Send offset=3 with the same posted_at_min and posted_at_max to get the next entries; repeat until has_more is false.', 'the hint says to send the filters again')
   const rest = await page(`${day}&limit=3&offset=3`)
   t.strictSame(rest.items.map((item) => item.id), [8])
   t.equal(rest.has_more, false)
@@ -178,6 +179,8 @@ t.test('posted_at_min and posted_at_max: an agent pages the entries of one day, 
   t.strictSame(shifted.items.map((item) => item.id), [5, 6, 7, 8], 'an offset is compared in UTC')
   const open = await page('posted_at_min=2026-10-01T00:00:00Z')
   t.equal(open.total_entries, TOTAL - 1092, 'one bound alone')
+  t.match(open.hint, /^Send offset=50 with the same posted_at_min to get the next entries;/)
+  t.match(unfiltered.hint, /^Send offset=1 to get the next entries;/, 'no filter, nothing to send again')
 })
 
 t.test('a plain client gets the filtered entries as a bare array', async (t) => {

@@ -96,6 +96,12 @@ t.test('a call\'s filters become conditions for the count and the page; a plain 
   t.strictSame(source.asked[1], [{ field: 'score', op: 'max', value: 2 }])
   await resource.serve({ audience: 'agent', query: {}, params: {} })
   t.strictSame(source.asked[2], [], 'no filter sent, no condition')
+  const walked = await resource.serve({ audience: 'agent', query: { state: 'done', score_min: '1', title_prefix: 'B', limit: '0' }, params: {} }).catch(() => undefined)
+  t.equal(walked, undefined, 'limit 0 is refused')
+  const next = await resource.serve({ audience: 'agent', query: { score_min: '1', title_prefix: 'B', flag: 'false', limit: '1' }, params: {} })
+  t.match(next.body, { total_entries: 1 })
+  const paged = await resource.serve({ audience: 'agent', query: { score_min: '1', score_max: '9', flag: 'true', limit: '1' }, params: {} })
+  t.match(paged.body, { has_more: true, hint: 'Send offset=1 with the same score_min, score_max and flag to get the next entries; repeat until has_more is false.' }, 'every filter sent, named in the order declared')
 })
 
 t.test('a date-time is compared in UTC, to the second: a fraction rounds a bound inward, a leap second is the next second', async (t) => {
