@@ -86,11 +86,15 @@ interface Shape {
 
 const SCALARS = new Set(['string', 'integer', 'number', 'boolean'])
 
+const KINDS = new Set<string>(['equals', 'range', 'prefix'] satisfies FilterKind[])
+
 /** What each kind compares, beside choices (equality only) and plain strings (equality and prefix). */
 const RANGED = new Set(['integer', 'number', 'date', 'date-time'])
 
 function argumentsOf (field: string, kind: FilterKind, context: FilterContext): FilterArgument[] {
   const refuse = (why: string): never => { throw new MountError(`${context.name}: the ${kind} filter on "${field}" ${why}.`) }
+  // A declaration file's mistake reaches here untyped: a kind is one of the three, or refused.
+  if (!KINDS.has(kind)) refuse('is of no kind a filter has: equals, range or prefix')
   if (!Object.hasOwn(context.schema.properties, field)) refuse('names no top-level field of the record')
   if (context.projection.fields.get(field)?.action === 'hide') {
     refuse('is on a field hidden from agents: its values would be learned by filtering; filter on a field agents are shown')

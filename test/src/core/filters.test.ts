@@ -168,6 +168,7 @@ t.test('a filter that cannot be served is refused at registration, naming it', a
     }
     return 'registered'
   }
+  t.equal(refusal({ title: 'between' }), 'Route \'listEntries\': the between filter on "title" is of no kind a filter has: equals, range or prefix.')
   t.equal(refusal({ nope: 'equals' }), 'Route \'listEntries\': the equals filter on "nope" names no top-level field of the record.')
   t.equal(refusal({ secret: 'equals' }), 'Route \'listEntries\': the equals filter on "secret" is on a field hidden from agents: its values would be learned by filtering; filter on a field agents are shown.')
   t.match(refusal({ title: 'equals' }, { overrides: { title: Marking.hidden() } }), /filter on "title" is on a field hidden from agents/, 'hidden by an override too')
