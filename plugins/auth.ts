@@ -1,10 +1,12 @@
 // Who is calling, and may they? Bearer keys, compared in constant time, then the route's
-// permission checks. Without configured keys one is generated and logged once, never again.
+// permission checks, a key's scopes among them. Without configured keys one is generated (with
+// every scope) and logged once, never again.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import type { ApiKey } from '../src/config.js'
 import { problem } from '../src/core/errors.js'
-import { needsPrincipal, refusingCheck, type Permission, type Principal } from '../src/permissions.js'
+import { needsPrincipal, refusalReason, refusingCheck, type Permission, type Principal } from '../src/permissions.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,30 +25,33 @@ declare module 'fastify' {
 }
 
 export interface AuthOptions {
-  /** The accepted bearer keys (`API_KEYS`). Empty: one is generated for this run and logged. */
-  keys: readonly string[]
+  /** The accepted bearer keys (`API_KEYS`), each alone (every scope) or with its scopes. Empty: one is generated for this run and logged. */
+  keys: readonly ApiKey[]
 }
 
 const CHALLENGE = 'Bearer realm="audience-gateway"'
 const BEARER = /^\s*bearer +(\S+)\s*$/i
 
 async function auth (app: FastifyInstance, options: AuthOptions): Promise<void> {
-  if (options.keys.some((key) => !/^\S+$/.test(key))) {
+  const configured = options.keys.map((key) => typeof key === 'string' ? { key, scopes: 'all' as const } : key)
+  if (configured.some(({ key }) => !/^\S+$/.test(key))) {
     throw new Error('API_KEYS: every key must be non-empty and free of whitespace.')
   }
-  const keys = options.keys.length > 0 ? options.keys : [generateKey(app)]
-  const digests = keys.map(sha256)
+  const keys: readonly KnownKey[] = (configured.length > 0 ? configured : [{ key: generateKey(app), scopes: 'all' as const }])
+    .map(({ key, scopes }) => ({ digest: sha256(key), scopes }))
 
   app.decorateRequest('principal', undefined)
 
   app.addHook('onRequest', async function authorize (request: FastifyRequest) {
     const { permissions, keyOptional } = request.routeOptions.config
-    if (keyOptional === true && request.headers.authorization !== undefined) request.principal = authenticate(request.headers.authorization, digests)
+    if (keyOptional === true && request.headers.authorization !== undefined) request.principal = authenticate(request.headers.authorization, keys)
     if (permissions === undefined) return
-    if (needsPrincipal(permissions)) request.principal = authenticate(request.headers.authorization, digests)
+    if (needsPrincipal(permissions)) request.principal = authenticate(request.headers.authorization, keys)
     const refusing = refusingCheck(permissions, request.principal)
     if (refusing !== undefined) {
-      throw problem('AG_FORBIDDEN', `This key may not call this route: the "${refusing.name}" check refuses it.`)
+      const refused = problem('AG_FORBIDDEN', `This key may not call this route: ${refusalReason(refusing)}.`)
+      // RFC 6750's answer to a key without the scope asked for: which scope it needs.
+      throw refusing.scope === undefined ? refused : withChallenge(refused, `${CHALLENGE}, error="insufficient_scope", scope="${refusing.scope}"`)
     }
   })
 }
@@ -55,12 +60,18 @@ export default fp(auth, { name: 'auth', dependencies: ['audience'] })
 
 function generateKey (app: FastifyInstance): string {
   const key = randomBytes(32).toString('base64url')
-  app.log.warn({ generatedKey: key }, 'API_KEYS is unset: generated a bearer key for this run; set API_KEYS (comma-separated keys) to choose your own')
+  app.log.warn({ generatedKey: key }, 'API_KEYS is unset: generated a bearer key for this run; set API_KEYS (comma-separated keys, each optionally key:scope+scope) to choose your own')
   return key
 }
 
+/** A configured key as it is kept: its digest, never its text, and its scopes. */
+interface KnownKey {
+  readonly digest: Buffer
+  readonly scopes: Principal['scopes']
+}
+
 /** The caller behind `authorization`, checked against every key without stopping at a match. */
-function authenticate (authorization: string | undefined, digests: readonly Buffer[]): Principal {
+function authenticate (authorization: string | undefined, keys: readonly KnownKey[]): Principal {
   const match = BEARER.exec(authorization ?? '')
   if (match === null) {
     throw withChallenge(problem('AG_UNAUTHORIZED', authorization === undefined
@@ -68,11 +79,11 @@ function authenticate (authorization: string | undefined, digests: readonly Buff
       : 'The Authorization header is malformed: send "Authorization: Bearer <key>".'), CHALLENGE)
   }
   const presented = sha256(match[1])
-  const known = digests.reduce((found, digest) => timingSafeEqual(digest, presented) || found, false)
-  if (!known) {
+  const known = keys.reduce<KnownKey | undefined>((found, key) => timingSafeEqual(key.digest, presented) ? key : found, undefined)
+  if (known === undefined) {
     throw withChallenge(problem('AG_UNAUTHORIZED', 'The bearer key is not valid: send one of the configured keys (API_KEYS).'), `${CHALLENGE}, error="invalid_token"`)
   }
-  return { keyId: presented.toString('hex').slice(0, 12) }
+  return { keyId: presented.toString('hex').slice(0, 12), scopes: known.scopes }
 }
 
 function withChallenge (error: Error, challenge: string): Error {

@@ -13,7 +13,7 @@ import { problem } from '../src/core/errors.js'
 import { problemOf } from '../src/core/problem.js'
 import { directAnswer, directCallOf, type DirectCall } from '../src/mcp/direct.js'
 import { refusal, refused, toolOf, type Tool } from '../src/mcp/tools.js'
-import { refusingCheck, type Permission, type Principal } from '../src/permissions.js'
+import { refusalReason, refusingCheck, type Permission, type Principal } from '../src/permissions.js'
 import { sendProblem } from './problems.js'
 
 export interface McpOptions {
@@ -136,7 +136,7 @@ function serverFor (info: McpOptions['info'], tools: readonly Tool[], { principa
 function notPermitted (tool: Tool, principal: Principal | undefined): Error {
   if (principal === undefined) return problem('AG_UNAUTHORIZED', 'This tool needs a key: connect with "Authorization: Bearer <key>".')
   const refusing = refusingCheck(tool.resource.permissions, principal) as Permission
-  return problem('AG_FORBIDDEN', `This key may not call this tool: the "${refusing.name}" check refuses it.`)
+  return problem('AG_FORBIDDEN', `This key may not call this tool: ${refusalReason(refusing)}.`)
 }
 
 /** Who calls, and where to log what fails unexpectedly: what a per-request server needs of the request. */

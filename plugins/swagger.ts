@@ -7,7 +7,7 @@ import fp from 'fastify-plugin'
 import pkg from '../package.json' with { type: 'json' }
 import { AGENT_MEDIA_TYPE } from '../src/audience.js'
 import { components as componentsOf } from '../src/openapi/components.js'
-import { needsPrincipal } from '../src/permissions.js'
+import { needsPrincipal, scopesOf, type Permission } from '../src/permissions.js'
 
 /** The security scheme of every route whose checks ask for a key. */
 const BEARER_SCHEME = 'bearerAuth'
@@ -48,7 +48,7 @@ async function swagger (app: FastifyInstance, options: SwaggerOptions): Promise<
       tags: [...options.tags ?? [], HEALTH_TAG],
       components: {
         securitySchemes: {
-          [BEARER_SCHEME]: { type: 'http', scheme: 'bearer', description: 'One of the keys in API_KEYS: `Authorization: Bearer <key>`.' }
+          [BEARER_SCHEME]: { type: 'http', scheme: 'bearer', description: 'One of the keys in API_KEYS: `Authorization: Bearer <key>`. An operation that lists scopes needs a key carrying each of them (a key configured without scopes carries every scope); a key without one is refused with a 403 naming it.' }
         }
       }
     },
@@ -68,16 +68,25 @@ async function swagger (app: FastifyInstance, options: SwaggerOptions): Promise<
 
 export default fp(swagger, { name: 'swagger' })
 
-/** The route as documented: named schemas referenced, the key asked for or none, the request headers it reads. */
+/** The route as documented: named schemas referenced, the key (and scopes) asked for or none, the request headers it reads. */
 function documented (schema: FastifySchema | undefined, route: RouteOptions, referenced: (responses: unknown) => unknown): FastifySchema | undefined {
   if (schema === undefined) return schema
+  const permissions: readonly Permission[] = route.config?.permissions ?? []
+  const scopes = scopesOf(permissions)
   return {
     ...schema,
+    ...(scopes.length === 0 ? {} : { description: withScopes(schema.description, scopes) }),
     response: referenced(schema.response),
     // An open route says so (`security: []`) rather than leaving a reader to guess.
-    security: needsPrincipal(route.config?.permissions ?? []) ? [{ [BEARER_SCHEME]: [] }] : [],
+    security: needsPrincipal(permissions) ? [{ [BEARER_SCHEME]: scopes }] : [],
     headers: withRequestHeaders(schema.headers, route.config?.variants !== undefined)
   }
+}
+
+/** The operation's description, then the scopes its key needs, in words. */
+function withScopes (description: string | undefined, scopes: readonly string[]): string {
+  const needs = `Needs a key with the scope${scopes.length === 1 ? '' : 's'} ${scopes.map((name) => `\`${name}\``).join(' and ')}.`
+  return [description, needs].filter((part) => part !== undefined).join(' ')
 }
 
 /** Documents If-None-Match, and X-Audience on a negotiated route, beside whatever headers the route declares. */

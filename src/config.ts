@@ -1,9 +1,13 @@
 // The process's configuration, read from the environment once and validated, so a bad value
 // stops the server at start with one line naming the variable.
+import { SCOPE_PATTERN } from './permissions.js'
 import { isPostgresUrl, postgresSettings } from './store/postgres-url.js'
 import { isTimeZone } from './time.js'
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+
+/** A bearer key: alone, it may do everything; with scopes, only what they allow. */
+export type ApiKey = string | { readonly key: string, readonly scopes: readonly string[] }
 
 export interface Config {
   readonly port: number
@@ -11,7 +15,7 @@ export interface Config {
   readonly databaseUrl: string
   readonly timeZone: string
   /** Empty when API_KEYS is unset or empty: the server then generates one and logs it once. */
-  readonly apiKeys: readonly string[]
+  readonly apiKeys: readonly ApiKey[]
   readonly logLevel: typeof LOG_LEVELS[number]
   /** Browser origins allowed to call the API (CORS). Empty: CORS is off. */
   readonly corsOrigins: readonly string[]
@@ -105,11 +109,25 @@ function readTimeZone (value = 'UTC'): string {
   return value
 }
 
-function readKeys (value: string | undefined): string[] {
+/**
+ * `key,key:scope+scope`: a key alone may do everything, a key followed by `:` and scopes joined
+ * by `+` only what they allow. A refusal names the key by its position, never by its text.
+ */
+function readKeys (value: string | undefined): ApiKey[] {
   if (value === undefined || value.trim() === '') return []
-  const keys = value.split(',').map((key) => key.trim())
-  if (keys.some((key) => key.length < 16)) throw new ConfigError('API_KEYS must be a comma-separated list of keys of at least 16 characters each.')
-  return keys
+  const seen: string[] = []
+  return value.split(',').map((entry, index) => {
+    const [key, ...rest] = entry.trim().split(':')
+    if (key.length < 16) throw new ConfigError('API_KEYS must be a comma-separated list of keys of at least 16 characters each.')
+    if (seen.includes(key)) throw new ConfigError(`API_KEYS: key ${index + 1} repeats key ${seen.indexOf(key) + 1}: list each key once, with all its scopes.`)
+    seen.push(key)
+    if (rest.length === 0) return key
+    const scopes = rest.join(':').split('+')
+    if (scopes.some((scope) => !SCOPE_PATTERN.test(scope))) {
+      throw new ConfigError(`API_KEYS: key ${index + 1} lists a malformed scope: write "<key>:<scope>+<scope>", each scope letters, digits and _ . : / - only, or the key alone for every scope.`)
+    }
+    return { key, scopes }
+  })
 }
 
 function readLogLevel (value = 'info'): Config['logLevel'] {

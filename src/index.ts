@@ -4,7 +4,7 @@
 // The gateway, as a Fastify plugin, and the process settings `npm start` uses.
 export { default as gateway, type GatewayOptions } from './gateway.js'
 export { loggerOptions, serverOptions } from './server.js'
-export { loadConfig, ConfigError, type Config } from './config.js'
+export { loadConfig, ConfigError, type ApiKey, type Config } from './config.js'
 
 // Declaring a record: fields, markings, choices, formatters, affordances.
 export {
@@ -13,19 +13,19 @@ export {
 } from './declare/index.js'
 
 // Mounting it: who may call it, how agents page it, what refuses it.
-export { signedIn, unrestricted, type Permission, type Principal } from './permissions.js'
+export { scope, signedIn, unrestricted, type Permission, type Principal } from './permissions.js'
 export type { LineOptions, ListPaging, OffsetOptions, PageOptions } from './paging/index.js'
-export { compileMount, MountError, type ListMount, type Mount, type Resource, type RetrieveMount, type TextMount } from './core/index.js'
+export { compileMount, MountError, type FilterKind, type Filters, type ListMount, type Mount, type Resource, type RetrieveMount, type TextMount } from './core/index.js'
 export { problem, problemOf, type Problem, type ProblemCode } from './core/index.js'
 
 // Where rows come from.
 export {
   arrayRecordSource, arraySource, kyselyRecordSource, kyselySource, recordTextSource,
-  type KyselySourceOptions, type ListSource, type RecordSource, type TextSource, type WindowRead, type WindowSource
+  type Condition, type ConditionOp, type KyselySourceOptions, type ListSource, type RecordSource, type TextSource, type WindowRead, type WindowSource
 } from './sources/index.js'
 export {
   cursorPaging, offsetPaging, pageLinkPaging, singlePaging, upstreamClient, upstreamList, upstreamRecord,
-  type CursorPagingOptions, type FieldPaths, type OffsetPagingOptions, type PageLinkOptions, type UpstreamClient, type UpstreamListOptions,
+  type CursorPagingOptions, type FieldPaths, type OffsetPagingOptions, type PageLinkOptions, type UpstreamClient, type UpstreamFilters, type UpstreamListOptions,
   type UpstreamOptions, type UpstreamPaging, type UpstreamRecordOptions
 } from './sources/upstream/index.js'
 export { openStore, type OpenStoreOptions, type Store, type StoreKind } from './store/index.js'

@@ -1,8 +1,12 @@
-// Who may call a route. Every mounted route declares its checks; an open route says so.
+// Who may call a route. Every mounted route declares its checks; an open route says so. A key may
+// carry scopes, and a check may ask for one: the check is data (its scope), so a declaration file
+// can name it and the document can publish it.
 
-/** Who made the request: a key's public fingerprint, never the key itself. */
+/** Who made the request: a key's public fingerprint and what it may do, never the key itself. */
 export interface Principal {
   readonly keyId: string
+  /** The key's scopes; `all` for a key configured without a list (every scope). */
+  readonly scopes: 'all' | readonly string[]
 }
 
 export interface Permission {
@@ -11,7 +15,12 @@ export interface Permission {
   /** False only for `unrestricted`: then no credentials are asked for. */
   readonly needsPrincipal: boolean
   readonly allows: (principal: Principal | undefined) => boolean
+  /** The scope a key must carry, for a check built by `scope()`: published with the bearer scheme. */
+  readonly scope?: string
 }
+
+/** What a scope may be written with: letters, digits and `_ . : / -` (no `+`, `,` or space, which separate). */
+export const SCOPE_PATTERN = /^[\w.:/-]+$/
 
 /** Anyone, with or without a key: the explicit way to open a route. */
 export const unrestricted: Permission = Object.freeze({ name: 'unrestricted', needsPrincipal: false, allows: () => true })
@@ -23,12 +32,35 @@ export const signedIn: Permission = Object.freeze({
   allows: (principal: Principal | undefined) => principal !== undefined
 })
 
+/** A caller whose key carries `name` (or every scope): `scope('invoices:read')`. */
+export function scope (name: string): Permission {
+  if (!SCOPE_PATTERN.test(name)) throw new TypeError(`A scope is letters, digits and _ . : / - only; got ${JSON.stringify(name)}.`)
+  return Object.freeze({
+    name: `scope ${name}`,
+    needsPrincipal: true,
+    scope: name,
+    allows: (principal: Principal | undefined) => principal !== undefined && (principal.scopes === 'all' || principal.scopes.includes(name))
+  })
+}
+
 /** The first check that refuses `principal`, or undefined when every one allows it: every transport asks this. */
 export function refusingCheck (permissions: readonly Permission[], principal: Principal | undefined): Permission | undefined {
   return permissions.find((permission) => !permission.allows(principal))
 }
 
+/** Why `permission` refuses a caller, to follow "This key may not call this route: ": a scope is named. */
+export function refusalReason (permission: Permission): string {
+  return permission.scope === undefined
+    ? `the "${permission.name}" check refuses it`
+    : `it lacks the scope "${permission.scope}"; use a key that carries it`
+}
+
 /** True when a route with these checks asks for credentials. */
 export function needsPrincipal (permissions: readonly Permission[]): boolean {
   return permissions.some((permission) => permission.needsPrincipal)
+}
+
+/** The scopes a route's checks ask for, in order, each once. */
+export function scopesOf (permissions: readonly Permission[]): string[] {
+  return [...new Set(permissions.flatMap((permission) => permission.scope === undefined ? [] : [permission.scope]))]
 }

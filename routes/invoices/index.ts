@@ -1,6 +1,6 @@
 // Invoices: choices with displays, hidden nested fields, and a refund affordance per row.
 import type { FastifyInstance } from 'fastify'
-import { signedIn } from '../../src/permissions.js'
+import { scope } from '../../src/permissions.js'
 import { kyselySource } from '../../src/sources/index.js'
 import type { RowOf } from '../../src/declare/index.js'
 import type { InvoiceTable } from '../../src/store/index.js'
@@ -12,12 +12,15 @@ export default async function invoices (app: FastifyInstance): Promise<void> {
     name: 'listInvoices',
     url: '/invoices',
     summary: 'List the invoices',
-    description: 'Every invoice, in id order, with whether it can be refunded.',
+    description: 'Every invoice, in id order, with whether it can be refunded; by status (its value, such as PAID) and by the start of its number.',
     tags: ['invoices'],
     declaration: Invoice,
     source: kyselySource(app.store, () => app.store.db.selectFrom('invoices').selectAll().orderBy('id'), { decode }),
-    permissions: [signedIn],
-    paging: { style: 'page', ceiling: 50 }
+    // A key configured without scopes (the generated one too) carries every scope, this one included.
+    permissions: [scope('invoices:read')],
+    paging: { style: 'page', ceiling: 50 },
+    // `status=PAID` (the value, not the display) and `number_prefix=INV-`.
+    filters: { status: 'equals', number: 'prefix' }
   })
 }
 

@@ -10,12 +10,14 @@ export default async function ledger (app: FastifyInstance): Promise<void> {
     name: 'listLedgerEntries',
     url: '/ledger',
     summary: 'List the ledger entries',
-    description: 'Every entry, in id order. Open to anyone: no key needed.',
+    description: 'Every entry, in id order, or those posted between two instants. Open to anyone: no key needed.',
     tags: ['ledger'],
     declaration: LedgerEntry,
     // Ordered by the primary key, so repeated requests and consecutive pages never disagree.
     source: kyselySource(app.store, () => app.store.db.selectFrom('ledger').selectAll().orderBy('id')),
     permissions: [unrestricted],
-    paging: { style: 'offset', unit: 'entries', ceiling: 500, defaultLimit: 50 }
+    paging: { style: 'offset', unit: 'entries', ceiling: 500, defaultLimit: 50 },
+    // `posted_at_min` and `posted_at_max`: the entries are stored in UTC to the second, so text order is time order.
+    filters: { posted_at: 'range' }
   })
 }

@@ -1,11 +1,15 @@
 // Closed arguments, checked once for every transport: every parameter a mount did not declare is
-// refused, never dropped; an integer is accepted only in its canonical decimal form; a parameter
+// refused, never dropped; an integer (or a number) is accepted only in its canonical decimal form; a parameter
 // may be given once; a plain client may not send an agent's paging parameters. Every offending
 // argument is named in one 400, with what is wrong with each.
 import { Ajv } from 'ajv'
+import addFormatsModule from 'ajv-formats'
 import type { TObject, TProperties } from 'typebox'
 import type { Audience } from '../audience.js'
+import { CUSTOM_FORMATS } from '../formats.js'
 import { invalidArguments, type ArgumentErrors } from './errors.js'
+
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
 
 const ajv = new Ajv({
   coerceTypes: true,
@@ -14,6 +18,9 @@ const ajv = new Ajv({
   allErrors: true,
   strict: false
 })
+// The formats a filter's arguments state (a day, an instant, a decimal), checked as they are published.
+addFormats(ajv, ['date', 'date-time'])
+for (const [name, pattern] of Object.entries(CUSTOM_FORMATS)) ajv.addFormat(name, pattern)
 
 /** The raw arguments of one call, as a transport received them: strings, or lists when repeated. */
 export interface RawArguments {
@@ -42,6 +49,7 @@ export const MISSING_ARGUMENT = 'Required: pass a value.'
 export const REPEATED_ARGUMENT = 'Given more than once: send it once.'
 export const NOT_CANONICAL = 'Must be an integer written in plain decimal digits, such as 42: no exponent, decimal point, leading zero, plus sign or other base.'
 export const TOO_LARGE = `Must be at most ${Number.MAX_SAFE_INTEGER} in size.`
+export const NOT_DECIMAL = 'Must be a number written in plain decimal digits, such as 42 or 4.25: no exponent, leading zero, plus sign or other base.'
 
 /** Compiled once, at registration: checks one call's arguments, or throws the 400 naming each wrong one. */
 export function argumentChecker (schemas: ArgumentSchemas): (call: RawArguments) => CheckedArguments {
@@ -108,7 +116,7 @@ function partChecker (schema: TObject): (raw: Readonly<Record<string, unknown>>,
     const refused = new Set<string>()
     for (const [name, value] of Object.entries(raw)) {
       const type = Object.hasOwn(properties, name) ? properties[name].type : undefined
-      const wrong = Array.isArray(value) && type !== 'array' ? REPEATED_ARGUMENT : type === 'integer' ? integerProblem(value) : undefined
+      const wrong = Array.isArray(value) && type !== 'array' ? REPEATED_ARGUMENT : type === 'integer' ? integerProblem(value) : type === 'number' ? numberProblem(value) : undefined
       if (wrong === undefined) data[name] = value
       else {
         add(errors, name, wrong)
@@ -133,6 +141,12 @@ function integerProblem (value: unknown): string | undefined {
   if (typeof value === 'number') return Number.isSafeInteger(value) ? undefined : Number.isInteger(value) ? TOO_LARGE : NOT_CANONICAL
   if (typeof value !== 'string' || !/^-?(?:0|[1-9][0-9]*)$/.test(value) || value === '-0') return NOT_CANONICAL
   return Number.isSafeInteger(Number(value)) ? undefined : TOO_LARGE
+}
+
+/** Why `value` is no number argument: only plain decimals are (or a finite JSON number), never `Infinity`, `0x10` or `1e3`. */
+function numberProblem (value: unknown): string | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : NOT_DECIMAL
+  return typeof value === 'string' && /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/.test(value) && Number.isFinite(Number(value)) ? undefined : NOT_DECIMAL
 }
 
 function add (errors: Map<string, string[]>, name: string, message: string): void {

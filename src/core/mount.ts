@@ -3,6 +3,7 @@
 // type, so a source whose rows do not match the declared record does not compile.
 import type { TObject } from 'typebox'
 import type { Marking, RecordDeclaration } from '../declare/index.js'
+import type { Filters } from './filters.js'
 import type { LineOptions, ListPaging } from '../paging/index.js'
 import type { Permission } from '../permissions.js'
 import type { ListSource, RecordSource, TextSource, WindowSource } from '../sources/index.js'
@@ -39,6 +40,12 @@ export interface ListMount<Args = any, Row = any> extends RecordMountBase<Row> {
   readonly source: ListSource<Args, Row> | WindowSource<Args, Row>
   /** How an agent pages the list (default: the page style). */
   readonly paging?: ListPaging
+  /**
+   * Filters on top-level fields agents are shown, applied by the source before counting:
+   * `{ status: 'equals', posted_at: 'range', number: 'prefix' }` takes the arguments `status`,
+   * `posted_at_min`, `posted_at_max` and `number_prefix`, closed and published like the others.
+   */
+  readonly filters?: Filters
 }
 
 /** One record, named by its path parameters. */

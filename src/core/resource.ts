@@ -8,6 +8,7 @@ import { isWindowSource } from '../sources/index.js'
 import { needsPrincipal, type Permission } from '../permissions.js'
 import { buildProjection, type JsonSchema } from '../projection/index.js'
 import { argumentChecker } from './arguments.js'
+import { compileFilters } from './filters.js'
 import type { ProblemCode } from './errors.js'
 import { MountError, type Mount, type MountSettings } from './mount.js'
 import { listBodies, recordBodies, textBodies, type Bodies } from './schemas.js'
@@ -64,11 +65,12 @@ export function compileMount (mount: Mount, settings: MountSettings): Resource {
     const plan = { source: mount.source, present, projection, check: argumentChecker({ query, params: mount.params }) }
     return { ...common, query, params: mount.params, bodies: items, serve: async (call) => await serveRecord(plan, call) }
   }
-  const style = windowStyle(mount, pagingStyle(mount.paging))
-  const query = closedQuery(mount.arguments, style.parameters)
+  const filters = compileFilters(mount.filters, { name: `Route '${mount.name}'`, schema: mount.declaration.schema, projection, source: mount.source })
+  const style = windowStyle(mount, pagingStyle(mount.paging), filters.parameters)
+  const query = closedQuery(mount.arguments, { ...filters.parameters, ...style.parameters })
   const serializeRow = compileSerializer({ schema: mount.declaration.schema })
   const fingerprint = createHash('sha256').update(JSON.stringify(mount.declaration.schema)).digest('base64url').slice(0, 16)
-  const plan = { source: mount.source, present, projection, style, serializeRow, fingerprint, check: argumentChecker({ query, paging: style }) }
+  const plan = { source: mount.source, present, projection, style, serializeRow, filters, fingerprint, check: argumentChecker({ query, paging: style }) }
   return {
     ...common,
     query,
@@ -77,13 +79,16 @@ export function compileMount (mount: Mount, settings: MountSettings): Resource {
   }
 }
 
-/** The style, once no declared argument is named like one of its parameters. */
-function windowStyle (mount: Mount, style: PagingStyle): PagingStyle {
-  const shadowed = Object.keys(mount.arguments?.properties ?? {}).filter((name) => Object.hasOwn(style.parameters, name))
+/** The style, once no declared argument (nor filter argument) is named like one of its parameters, nor a filter argument like a declared one. */
+function windowStyle (mount: Mount, style: PagingStyle, filtered: TProperties = {}): PagingStyle {
+  const declared = Object.keys(mount.arguments?.properties ?? {})
+  const shadowed = [...declared, ...Object.keys(filtered)].filter((name) => Object.hasOwn(style.parameters, name))
   if (shadowed.length > 0) {
     const named = shadowed.length === 1 ? `${shadowed[0]} is a parameter` : `${shadowed.join(', ')} are parameters`
     throw new MountError(`Route '${mount.name}': ${named} of its paging style; name the argument otherwise.`)
   }
+  const twice = declared.filter((name) => Object.hasOwn(filtered, name))
+  if (twice.length > 0) throw new MountError(`Route '${mount.name}': ${twice.join(', ')} is both a declared argument and a filter's; name the argument otherwise.`)
   return style
 }
 
@@ -98,7 +103,7 @@ function envelopeOf (mount: Mount & { kind: 'list' }, style: PagingStyle): (item
   return (item) => uncounted.schema(item, source.totals)
 }
 
-/** The declared arguments plus the style's parameters; anything else is refused. */
+/** The declared arguments plus the filters' arguments and the style's parameters; anything else is refused. */
 function closedQuery (declared: TObject | undefined, parameters: TProperties): TObject {
   return Type.Object({ ...declared?.properties, ...parameters }, { additionalProperties: false })
 }

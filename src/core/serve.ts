@@ -6,6 +6,7 @@ import type { PagingStyle, UncountedPaging } from '../paging/index.js'
 import { projectPayload, type Projection } from '../projection/index.js'
 import { isWindowSource, type ListSource, type RecordSource, type TextSource, type WindowSource } from '../sources/index.js'
 import type { CheckedArguments, RawArguments } from './arguments.js'
+import type { CompiledFilters } from './filters.js'
 import { problem } from './errors.js'
 import { jsonArrayStream } from './json-array.js'
 
@@ -22,7 +23,7 @@ export interface Call extends RawArguments {
 export type Served =
   | { readonly kind: 'json', readonly body: unknown }
   | { readonly kind: 'json-array', readonly body: Readable, readonly tag?: string }
-  | { readonly kind: 'unchanged', readonly tag: string }
+  | { readonly kind: 'unchanged', readonly body: null, readonly tag: string }
   | { readonly kind: 'text', readonly body: string }
 
 /** What every flow needs first: the call's arguments checked (or the 400 naming each wrong one). */
@@ -42,6 +43,8 @@ export interface ListPlan extends RecordPlan {
   readonly style: PagingStyle
   /** Writes one presented row as the plain schema declares it. */
   readonly serializeRow: (row: unknown) => string
+  /** Takes the filters' arguments off the checked ones, as conditions for the source. */
+  readonly filters: CompiledFilters
   /** Names the plain schema: with the source's version, what a plain list's validator is made of. */
   readonly fingerprint: string
 }
@@ -57,29 +60,34 @@ export interface TextPlan extends Checked {
   readonly url: string
 }
 
-/** A plain client gets every row streamed; an agent gets a counted, clamped, projected page. */
+/**
+ * A plain client gets every row streamed; an agent gets a counted, clamped, projected page. Either
+ * way the source applies the filters, so the count, the page and the stream are of the same rows.
+ */
 export async function serveList (plan: ListPlan, call: Call): Promise<Served> {
-  const { paging, args } = plan.check(call)
+  const checked = plan.check(call)
+  const { paging } = checked
+  const { args, where, sent } = plan.filters.split(checked.args)
   const { source, present, projection } = plan
   if (call.audience === 'plain') {
     // The validator before the stream: it may then name an older state than the rows, never a newer one.
     const version = isWindowSource(source) ? undefined : source.version
-    const tag = version === undefined ? undefined : `${plan.fingerprint}-${await version(args)}`
-    if (tag !== undefined && call.holds?.(tag) === true) return { kind: 'unchanged', tag }
-    return { kind: 'json-array', body: await jsonArrayStream(source.stream(args), (row) => plan.serializeRow(present(row))), tag }
+    const tag = version === undefined ? undefined : `${plan.fingerprint}-${await version(args, where)}`
+    if (tag !== undefined && call.holds?.(tag) === true) return { kind: 'unchanged', body: null, tag }
+    return { kind: 'json-array', body: await jsonArrayStream(source.stream(args, where), (row) => plan.serializeRow(present(row))), tag }
   }
   const project = (rows: readonly unknown[]): unknown[] => projectPayload(rows.map(present), projection) as unknown[]
   if (isWindowSource(source)) {
     // Registration made sure the style pages uncounted lists.
     const style = plan.style.uncounted as UncountedPaging
     const window = style.window(paging)
-    const read = await source.window(args, window.offset, window.limit)
-    return { kind: 'json', body: style.envelope(project(read.rows), window, read) }
+    const read = await source.window(args, window.offset, window.limit, where)
+    return { kind: 'json', body: style.envelope(project(read.rows), { ...window, keep: sent }, read) }
   }
   const body = await paged(plan.style, paging, {
-    count: async () => await source.count(args),
-    slice: async (offset, limit) => await source.slice(args, offset, limit)
-  }, project)
+    count: async () => await source.count(args, where),
+    slice: async (offset, limit) => await source.slice(args, offset, limit, where)
+  }, project, sent)
   return { kind: 'json', body }
 }
 
@@ -116,11 +124,11 @@ interface Countable<Item> {
  * Count before slice: the window is clamped against the total, so a page past the end reads
  * nothing rather than an unbounded OFFSET; only the page's items are presented and projected.
  */
-export async function paged<Item> (style: PagingStyle, paging: Readonly<Record<string, number | undefined>>, items: Countable<Item>, project: (page: readonly Item[]) => readonly unknown[]): Promise<Record<string, unknown>> {
+export async function paged<Item> (style: PagingStyle, paging: Readonly<Record<string, number | undefined>>, items: Countable<Item>, project: (page: readonly Item[]) => readonly unknown[], keep: readonly string[] = []): Promise<Record<string, unknown>> {
   const total = await items.count()
   const window = style.window(paging, total)
   const page = window.limit > 0 && window.offset < total ? await items.slice(window.offset, window.limit) : []
-  return style.envelope(project(page), window)
+  return style.envelope(project(page), { ...window, keep })
 }
 
 /** POSIX text: every line ends with a line feed, so an empty text is an empty body. */

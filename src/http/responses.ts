@@ -11,7 +11,7 @@ export const RESPONSE_HEADERS = {
   ETag: { type: 'string', description: 'The validator of this representation (each audience\'s its own); send it in If-None-Match to be answered 304 while it holds. A plain list\'s is weak: it names the data and the statement that reads it; a list read from an upstream API has none.' },
   Vary: { type: 'string', description: 'What the variant served depends on: Accept and X-Audience (and Origin where CORS is on).' },
   'Retry-After': { type: 'integer', minimum: 0, description: 'How many seconds to wait before trying again.' },
-  'WWW-Authenticate': { type: 'string', description: 'How to authenticate: `Bearer`, with why the credentials were refused.' },
+  'WWW-Authenticate': { type: 'string', description: 'How to authenticate: `Bearer`, with why the credentials were refused; on a 403, the scope the key lacks (`error="insufficient_scope", scope="..."`), where that is why.' },
   'X-RateLimit-Limit': { type: 'integer', minimum: 0, description: 'Requests this key (or address) may make per window.' },
   'X-RateLimit-Remaining': { type: 'integer', minimum: 0, description: 'Requests left in this window.' },
   'X-RateLimit-Reset': { type: 'integer', minimum: 0, description: 'Seconds until the window starts again.' }
@@ -29,6 +29,7 @@ const RATE_LIMITED: HeaderName[] = ['X-RateLimit-Limit', 'X-RateLimit-Remaining'
 /** Which headers each status of a mounted route is answered with, beside `Vary` on every one. */
 const HEADERS_BY_STATUS: Readonly<Record<number, HeaderName[]>> = {
   401: ['WWW-Authenticate'],
+  403: ['WWW-Authenticate'],
   429: ['Retry-After', ...RATE_LIMITED],
   503: ['Retry-After']
 }

@@ -7,6 +7,8 @@ export interface Continuation {
   readonly parameter: string
   readonly value: number
   readonly unit: string
+  /** The other arguments to send again with it (a list's filters), if any. */
+  readonly keep?: readonly string[]
 }
 
 /**
@@ -17,10 +19,16 @@ export function withContinuation (envelope: Record<string, unknown>, next: Conti
   if (next !== undefined) envelope[`next_${next.parameter}`] = next.value
   if (clamp !== undefined) envelope.limit_clamped = true
   const clauses = []
-  if (next !== undefined) clauses.push(`Send ${next.parameter}=${next.value} to get the next ${next.unit}; repeat until has_more is false`)
+  if (next !== undefined) clauses.push(`Send ${next.parameter}=${next.value}${again(next.keep)} to get the next ${next.unit}; repeat until has_more is false`)
   if (clamp !== undefined) clauses.push(clamp)
   if (clauses.length > 0) envelope.hint = `${clauses.join('; ')}.`
   return envelope
+}
+
+/** ` with the same status and number_prefix`, when a request must send those again. */
+function again (keep: readonly string[] = []): string {
+  if (keep.length === 0) return ''
+  return ` with the same ${keep.length === 1 ? keep[0] : `${keep.slice(0, -1).join(', ')} and ${keep[keep.length - 1]}`}`
 }
 
 /** The schema of the tail: the resume field named `name`, the clamp flag and the hint. */

@@ -40,6 +40,8 @@ export interface OffsetState {
   readonly limit: number
   /** The ceiling `limit` was clamped to, when the request asked for more. */
   readonly clampedTo?: number
+  /** The arguments the next request sends again, named in the hint. */
+  readonly keep?: readonly string[]
 }
 
 export function offsetStyle (options: Omit<OffsetOptions, 'style'>): PagingStyle<OffsetWindow> {
@@ -60,7 +62,8 @@ export function offsetStyle (options: Omit<OffsetOptions, 'style'>): PagingStyle
       total: window.total,
       offset: window.offset,
       limit: window.limit,
-      clampedTo: window.clamped ? ceiling : undefined
+      clampedTo: window.clamped ? ceiling : undefined,
+      keep: window.keep
     }),
     schema: (item) => offsetEnvelopeSchema(item, unit),
     uncounted: {
@@ -71,7 +74,8 @@ export function offsetStyle (options: Omit<OffsetOptions, 'style'>): PagingStyle
         more: read.more,
         offset: window.offset,
         limit: window.limit,
-        clampedTo: (window as OffsetLimits).clamped ? ceiling : undefined
+        clampedTo: (window as OffsetLimits).clamped ? ceiling : undefined,
+        keep: window.keep
       }),
       schema: (item, totals) => offsetEnvelopeSchema(item, unit, totals)
     }
@@ -106,7 +110,7 @@ export function offsetEnvelope (items: readonly unknown[], state: OffsetState): 
     : { items, has_more: hasMore, [`total_${unit}`]: total, returned, offset, limit }
   return withContinuation(
     envelope,
-    hasMore ? { parameter: 'offset', value: offset + returned, unit } : undefined,
+    hasMore ? { parameter: 'offset', value: offset + returned, unit, keep: state.keep } : undefined,
     clampedTo === undefined ? undefined : `limit was clamped to the maximum of ${clampedTo}`
   )
 }

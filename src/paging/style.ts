@@ -8,6 +8,8 @@ import type { JsonSchema } from '../projection/index.js'
 export interface Window {
   readonly offset: number
   readonly limit: number
+  /** Arguments the next request must send again (a list's filters), named in the hint. */
+  readonly keep?: readonly string[]
 }
 
 export interface PagingStyle<W extends Window = Window> {

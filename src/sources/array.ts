@@ -1,19 +1,33 @@
-// An in-memory list as a source: for fixtures, small static catalogues and tests.
-import type { ListSource, RecordSource } from './source.js'
+// An in-memory list as a source: for fixtures, small static catalogues and tests. It applies every
+// filter itself, comparing the stored values as JavaScript does.
+import type { Condition, ListSource, RecordSource } from './source.js'
 
 /** A list source over `rows` (or the rows `select` picks for the arguments), in array order. */
 export function arraySource<Args, Row> (rows: readonly Row[] | ((args: Args) => readonly Row[])): ListSource<Args, Row> {
   const select = typeof rows === 'function' ? rows : () => rows
+  const selected = (args: Args, where: readonly Condition[] = []): readonly Row[] => where.length === 0 ? select(args) : select(args).filter((row) => meets(row, where))
   return {
-    count: async (args) => select(args).length,
-    slice: async (args, offset, limit) => select(args).slice(offset, offset + limit),
-    stream: (args) => iterate(select(args))
+    canFilter: () => true,
+    count: async (args, where) => selected(args, where).length,
+    slice: async (args, offset, limit, where) => selected(args, where).slice(offset, offset + limit),
+    stream: (args, where) => iterate(selected(args, where))
   }
 }
 
 /** A record source finding the first row `matches` accepts. */
 export function arrayRecordSource<Args, Row> (rows: readonly Row[], matches: (row: Row, args: Args) => boolean): RecordSource<Args, Row> {
   return { one: async (args) => rows.find((row) => matches(row, args)) }
+}
+
+/** True when `row` meets every condition; a missing or null value meets none. */
+function meets (row: unknown, where: readonly Condition[]): boolean {
+  return where.every(({ field, op, value }) => {
+    const held = (row as Record<string, unknown>)[field]
+    if (op === 'equals') return held === value
+    if (typeof held !== typeof value) return false
+    if (op === 'prefix') return (held as string).startsWith(value as string)
+    return op === 'min' ? (held as number | string) >= value : (held as number | string) <= value
+  })
 }
 
 async function * iterate<Row> (rows: readonly Row[]): AsyncIterable<Row> {

@@ -1,11 +1,13 @@
 // A kysely query as a source: COUNT over it, then LIMIT/OFFSET for a page, and the store's streamed
 // read for the whole list. The query must order by a stable key, so pages never overlap or skip.
+// A mount's filters become WHERE clauses of the query, so the count, each page and the stream are
+// of the filtered rows, and a remembered total is keyed by the filtered query's SQL and values.
 import { createHash } from 'node:crypto'
 import { sql, type SelectQueryBuilder } from 'kysely'
 import { countKey, uncachedCounts, type CountCache } from '../store/count-cache.js'
 import type { Store } from '../store/store.js'
 import { keysetSlicer, type KeysetOptions, type Slicer } from './keyset.js'
-import type { ListSource, RecordSource } from './source.js'
+import type { Condition, ListSource, RecordSource } from './source.js'
 
 type AnyQuery<Row> = SelectQueryBuilder<any, any, Row>
 
@@ -16,6 +18,12 @@ export interface KyselySourceOptions<Row, Out> {
   chunkSize?: number
   /** Where totals are remembered while the data is unchanged (default: the store's); `false` counts on every request. */
   countCache?: CountCache | false
+  /**
+   * The column (or `table.column`) each filtered field is read from, where it is not the field's
+   * name. A date-time compared by a range must be stored as UTC text to the second
+   * (`2026-01-31T12:05:09Z`) or as a timestamp, so that order is the instants' order.
+   */
+  columns?: Readonly<Record<string, string>>
   /**
    * Deep pages by seek: the query's one ascending, unique, indexed order key, and how far apart its
    * anchors are kept (keyset.ts). Without it, a page is read with OFFSET alone.
@@ -34,20 +42,23 @@ export function kyselySource<Args, Row, Out = Row> (
   const cache = options.countCache === false ? uncachedCounts : options.countCache ?? store.counts
   const { versionTag } = store
   const slice = slicerOf(store, options.keyset)
+  const columns = options.columns ?? {}
+  const filtered = (args: Args, where: readonly Condition[] = []): AnyQuery<Row> => where.reduce((selected, condition) => applied(selected, condition, columns), query(args))
   return {
-    count: async (args) => {
+    canFilter: () => true,
+    count: async (args, where) => {
       // COUNT over the query itself, so filters, joins and DISTINCT count as they select.
-      const counted = db.selectFrom(query(args).clearOrderBy().as('counted')).select(sql<string | number>`count(*)`.as('count')).compile()
+      const counted = db.selectFrom(filtered(args, where).clearOrderBy().as('counted')).select(sql<string | number>`count(*)`.as('count')).compile()
       return await cache.count(countKey(counted.sql, counted.parameters), async () => Number((await db.executeQuery(counted)).rows[0].count))
     },
-    slice: async (args, offset, limit) => (await slice(query(args), offset, limit)).map(decode),
-    stream: (args) => decoded(store.stream(query(args), chunkSize), decode),
+    slice: async (args, offset, limit, where) => (await slice(filtered(args, where), offset, limit)).map(decode),
+    stream: (args, where) => decoded(store.stream(filtered(args, where), chunkSize), decode),
     // The state of the data, and the statement that reads it: the same two always stream the same rows.
     ...(versionTag === undefined
       ? {}
       : {
-          version: async (args: Args) => {
-            const { sql, parameters } = query(args).compile()
+          version: async (args: Args, where?: readonly Condition[]) => {
+            const { sql, parameters } = filtered(args, where).compile()
             return createHash('sha256').update(`${await versionTag()}\n${sql}\n${JSON.stringify(parameters)}`).digest('base64url')
           }
         })
@@ -59,6 +70,22 @@ function slicerOf (store: Pick<Store<any>, 'db'> & Partial<Pick<Store<any>, 'dat
   if (keyset === undefined) return async (query, offset, limit) => await query.limit(limit).offset(offset).execute()
   if (store.dataVersion === undefined) throw new TypeError('keyset needs a store with a version of its data: its anchors are kept per version.')
   return keysetSlicer(store.db, keyset, store.dataVersion)
+}
+
+const COMPARISONS = { equals: '=', min: '>=', max: '<=' } as const
+
+/**
+ * `query` with one condition as a WHERE clause. A prefix compares the column's first characters
+ * (`substr`, the same in SQLite and PostgreSQL), so letter case counts in both, and `%` or `_` in
+ * the value are just characters.
+ */
+function applied<Row> (query: AnyQuery<Row>, { field, op, value }: Condition, columns: Readonly<Record<string, string>>): AnyQuery<Row> {
+  const column = sql.ref(columns[field] ?? field)
+  // A boolean as SQL's own literal: SQLite binds no booleans, and reads TRUE and FALSE as 1 and 0.
+  if (typeof value === 'boolean') return query.where(column, '=', sql.lit(value))
+  if (op !== 'prefix') return query.where(column, COMPARISONS[op], value)
+  const text = value as string
+  return query.where(sql`substr(${column}, 1, ${sql.lit([...text].length)})`, '=', text)
 }
 
 export function kyselyRecordSource<Args, Row, Out = Row> (

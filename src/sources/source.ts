@@ -4,19 +4,40 @@
 // in-memory array, a kysely query, a record's text, an upstream HTTP API.
 import type { ProblemCode } from '../core/errors.js'
 
-export interface ListSource<Args, Row> {
-  /** How many rows the arguments select. */
-  count: (args: Args) => Promise<number>
+/** How a condition compares a field: equal to, at least, at most, or starting with its value. */
+export type ConditionOp = 'equals' | 'min' | 'max' | 'prefix'
+
+/**
+ * One condition every row served must meet: a filter the mount declared, with the caller's value
+ * (the stored value, as a plain client sees it; a date-time in UTC, to the second). Applied by the
+ * source itself, before counting and slicing, so totals and pages are of the filtered rows.
+ */
+export interface Condition {
+  /** The record's top-level field. */
+  readonly field: string
+  readonly op: ConditionOp
+  readonly value: string | number | boolean
+}
+
+/** What a list source can filter on: a mount whose filters its source cannot apply is refused. */
+export interface Filterable {
+  /** True when the source applies `op` on `field` itself. */
+  readonly canFilter?: (field: string, op: ConditionOp) => boolean
+}
+
+export interface ListSource<Args, Row> extends Filterable {
+  /** How many rows the arguments (and the conditions) select. */
+  count: (args: Args, where?: readonly Condition[]) => Promise<number>
   /** `limit` rows from `offset`, in the source's stable order. */
-  slice: (args: Args, offset: number, limit: number) => Promise<Row[]>
+  slice: (args: Args, offset: number, limit: number, where?: readonly Condition[]) => Promise<Row[]>
   /** Every row, in order, without holding them all in memory. */
-  stream: (args: Args) => AsyncIterable<Row>
+  stream: (args: Args, where?: readonly Condition[]) => AsyncIterable<Row>
   /**
-   * A name for the rows `stream(args)` would yield now, which changes whenever they may have: a
-   * plain list's validator. Read before the stream starts, so a name may be older than the rows it
-   * goes with (a later request then gets them again), never newer. Absent: plain lists have none.
+   * A name for the rows `stream(args, where)` would yield now, which changes whenever they may
+   * have: a plain list's validator. Read before the stream starts, so a name may be older than the
+   * rows it goes with (a later request then gets them again), never newer. Absent: plain lists have none.
    */
-  version?: (args: Args) => Promise<string>
+  version?: (args: Args, where?: readonly Condition[]) => Promise<string>
   /** The problems reading it can end in (default: the store's). */
   readonly problems?: readonly ProblemCode[]
 }
@@ -34,13 +55,13 @@ export interface WindowRead<Row> {
  * A list that cannot be counted before it is read: each window is fetched with what follows it,
  * and the total is either always exact or never known, which decides the envelope it publishes.
  */
-export interface WindowSource<Args, Row> {
+export interface WindowSource<Args, Row> extends Filterable {
   /** `exact`: every read says the total; `absent`: none does, and the envelope has none. */
   readonly totals: 'exact' | 'absent'
   /** Up to `limit` rows from `offset`, in the source's stable order. */
-  window: (args: Args, offset: number, limit: number) => Promise<WindowRead<Row>>
+  window: (args: Args, offset: number, limit: number, where?: readonly Condition[]) => Promise<WindowRead<Row>>
   /** Every row, in order, without holding them all in memory. */
-  stream: (args: Args) => AsyncIterable<Row>
+  stream: (args: Args, where?: readonly Condition[]) => AsyncIterable<Row>
   readonly problems?: readonly ProblemCode[]
 }
 

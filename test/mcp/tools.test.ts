@@ -49,8 +49,12 @@ const CALLS: Record<string, Array<{ args: Record<string, unknown>, url: string }
   getBookText: [{ args: { id: 1 }, url: '/books/1/text' }, { args: { id: 2, start_line: 3, end_line: 5 }, url: '/books/2/text?start_line=3&end_line=5' }],
   listBooks: [{ args: {}, url: '/books' }, { args: { page: 2, limit: 2 }, url: '/books?page=2&limit=2' }, { args: { page: 99, limit: 1000 }, url: '/books?page=99&limit=1000' }],
   listBooksWithAuthors: [{ args: { limit: 1 }, url: '/books/with-authors?limit=1' }],
-  listInvoices: [{ args: {}, url: '/invoices' }],
-  listLedgerEntries: [{ args: {}, url: '/ledger' }, { args: { offset: 1235, limit: 10 }, url: '/ledger?offset=1235&limit=10' }]
+  listInvoices: [{ args: {}, url: '/invoices' }, { args: { status: 'PAID' }, url: '/invoices?status=PAID' }, { args: { number_prefix: 'INV-1', limit: 1 }, url: '/invoices?number_prefix=INV-1&limit=1' }],
+  listLedgerEntries: [
+    { args: {}, url: '/ledger' },
+    { args: { offset: 1235, limit: 10 }, url: '/ledger?offset=1235&limit=10' },
+    { args: { posted_at_min: '2026-01-02T01:00:00+01:00', posted_at_max: '2026-01-03T00:00:00Z', limit: 2 }, url: '/ledger?posted_at_min=2026-01-02T01:00:00%2B01:00&posted_at_max=2026-01-03T00:00:00Z&limit=2' }
+  ]
 }
 
 t.test('with a key: every mount is a tool, in name order, described from its mount, read-only', async (t) => {
@@ -76,6 +80,13 @@ t.test('with a key: every mount is a tool, in name order, described from its mou
   }, 'paging parameters with their bounds and defaults stated')
   const getBook = tools.find((tool) => tool.name === 'getBook') as ListedTool
   t.strictSame(getBook.inputSchema.required, ['id'], 'a path parameter is required')
+  const listInvoices = tools.find((tool) => tool.name === 'listInvoices') as ListedTool
+  t.match(listInvoices.inputSchema.properties, {
+    status: { type: 'string', enum: ['PENDING_REVIEW', 'LEGACY_REVIEW', 'PAID'], description: /send the value, not what is shown/ },
+    number_prefix: { type: 'string', minLength: 1 }
+  }, 'the filters, as the document publishes them')
+  const listLedgerEntries = tools.find((tool) => tool.name === 'listLedgerEntries') as ListedTool
+  t.match(listLedgerEntries.inputSchema.properties, { posted_at_min: { type: 'string', format: 'date-time' }, posted_at_max: { type: 'string', format: 'date-time' } })
 })
 
 t.test('clients of the 2025 revisions and of the current one are served', async (t) => {
@@ -198,6 +209,8 @@ t.test('refusals a model can act on are tool results with isError, in the proble
   t.match(textOf(invalid), /^Invalid arguments \(400\): The request has invalid arguments: offset, limit, foo\./)
   t.match(textOf(invalid), /- foo: Unknown argument\./)
   t.match(textOf(invalid), /- offset: Must be an integer written in plain decimal digits/)
+  const display = await client.callTool({ name: 'listInvoices', arguments: { status: 'Paid', number_prefix: '' } })
+  t.match(textOf(display), /^Invalid arguments \(400\): The request has invalid arguments: status, number_prefix\. See "errors"\.\n- status: Must be equal to one of the allowed values\.\n- number_prefix: Must NOT have fewer than 1 characters\.$/)
   const missing = await client.callTool({ name: 'getBook', arguments: { id: 99 } })
   t.strictSame(missing, { content: [{ type: 'text', text: 'Not found (404): No record matches id 99.' }], isError: true })
   const noId = await client.callTool({ name: 'getBook', arguments: {} })
@@ -257,6 +270,18 @@ t.test('the same doors as HTTP: keys, permissions, Origin and Host', async (t) =
     t.equal(rebound.statusCode, 403, 'bound to the loopback, a Host naming another name is refused (DNS rebinding)')
     t.match(rebound.json(), { detail: /Host header/ })
   })
+})
+
+t.test('a key without a tool\'s scope does not see it listed, and a call of it is a tool result naming the scope', async (t) => {
+  const LEDGER = 'ledger-reader-0123456789'
+  const running = await listening(t, { apiKeys: [KEY, { key: LEDGER, scopes: ['ledger:read'] }] })
+  const scoped = await connect(t, running, { Authorization: `Bearer ${LEDGER}` })
+  const { tools } = await scoped.listTools()
+  t.strictSame(tools.map((tool) => tool.name), EXPECTED_TOOLS.filter((name) => name !== 'listInvoices'))
+  const invoices = await scoped.callTool({ name: 'listInvoices', arguments: {} })
+  t.strictSame(invoices, { content: [{ type: 'text', text: 'Forbidden (403): This key may not call this tool: it lacks the scope "invoices:read"; use a key that carries it.' }], isError: true })
+  const full = await connect(t, running)
+  t.ok((await full.listTools()).tools.some((tool) => tool.name === 'listInvoices'), 'a key configured without scopes carries every scope')
 })
 
 t.test('a check refusing a key hides its tool, a call of it is a tool result naming the check; a defect is a 500 result, logged', async (t) => {

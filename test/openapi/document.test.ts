@@ -45,6 +45,9 @@ const SOURCE_OUTPUT_SCHEMA = {
 // a while: the app under test must not take that for load and shed what follows.
 const { app } = await buildApp(t, { loadShedding: { maxEventLoopDelay: 0 } })
 const served = await app.inject({ method: 'GET', url: '/openapi.json' })
+/** A key without the invoices' scope, for the 403 the document declares. */
+const SCOPED_KEY = 'ledger-only-0123456789'
+const { app: scopedApp } = await buildApp(t, { apiKeys: [{ key: SCOPED_KEY, scopes: ['ledger:read'] }], loadShedding: { maxEventLoopDelay: 0 } })
 const document = served.json() as Document
 const documented = documentedResponses(document)
 
@@ -126,10 +129,18 @@ t.test('an affordance refers to Availability and keeps its own description', asy
 
 t.test('every route that needs a key declares the bearer scheme; the others say they need none', async (t) => {
   t.match(document.components.securitySchemes.bearerAuth, { type: 'http', scheme: 'bearer' })
-  for (const path of ['/books', '/books/with-authors', '/books/{id}', '/invoices']) {
+  for (const path of ['/books', '/books/with-authors', '/books/{id}']) {
     t.strictSame(document.paths[path].get.security, [{ bearerAuth: [] }], path)
   }
   for (const path of ['/healthz', '/readyz', '/ledger']) t.strictSame(document.paths[path].get.security, [], path)
+})
+
+t.test('a route asking for a scope lists it with the bearer scheme and says it in its description; its 403 declares the challenge', async (t) => {
+  const invoices = document.paths['/invoices'].get as unknown as { security: unknown, description: string, responses: Record<string, { headers?: Record<string, unknown> }> }
+  t.strictSame(invoices.security, [{ bearerAuth: ['invoices:read'] }])
+  t.equal(invoices.description, 'Every invoice, in id order, with whether it can be refunded; by status (its value, such as PAID) and by the start of its number. Needs a key with the scope `invoices:read`.')
+  t.ok('WWW-Authenticate' in (invoices.responses['403'].headers ?? {}))
+  t.notMatch((document.paths['/books'].get as { description?: string }).description ?? '', /scope/, 'a route asking for none says nothing of scopes')
 })
 
 t.test('the document names its server, lists its tags with descriptions, and names every operation', async (t) => {
@@ -243,6 +254,10 @@ t.test('real problems validate against the document', async (t) => {
   t.strictSame(body.errors, { colour: ['Unknown argument.'] })
   await check(t, '/books', { 'x-audience': 'robot', ...AUTH }, '/books', { status: 400, mediaType: PROBLEM_MEDIA_TYPE })
   await check(t, '/books', {}, '/books', { status: 401, mediaType: PROBLEM_MEDIA_TYPE })
+  const scoped = await scopedApp.inject({ url: '/invoices', headers: { authorization: `Bearer ${SCOPED_KEY}` } })
+  t.equal(scoped.statusCode, 403)
+  const validate = documentedValidator('/invoices', 403, PROBLEM_MEDIA_TYPE)
+  t.ok(validate(scoped.json()), 'a 403 naming the missing scope matches the document', { errors: validate.errors })
   await check(t, '/books/99', AGENT, '/books/{id}', { status: 404, mediaType: PROBLEM_MEDIA_TYPE })
   await check(t, '/books', { ...AUTH, accept: 'text/csv' }, '/books', { status: 406, mediaType: PROBLEM_MEDIA_TYPE })
 })

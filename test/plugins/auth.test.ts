@@ -1,16 +1,20 @@
-// Bearer keys and permission checks: 401 with a challenge, 403 naming the check, keys never logged.
+// Bearer keys and permission checks: 401 with a challenge, 403 naming the check or the missing
+// scope, keys never logged.
 import t from 'tap'
 import Fastify, { type FastifyInstance } from 'fastify'
 import audience from '../../plugins/audience.js'
 import auth from '../../plugins/auth.js'
 import problems from '../../plugins/problems.js'
 import { JSON_VARIANTS } from '../../src/audience.js'
-import { signedIn, unrestricted, type Permission } from '../../src/permissions.js'
+import type { ApiKey } from '../../src/config.js'
+import { scope, signedIn, unrestricted, type Permission } from '../../src/permissions.js'
 import { problemBody, PROBLEM_JSON } from '../helpers/problem.js'
 
 const CHALLENGE = 'Bearer realm="audience-gateway"'
 const KEY = 'k1-0123456789abcdefghij'
 const OTHER_KEY = 'k2-zyxwvutsrqponmlkjihg'
+const READER_KEY = 'k3-reader-0123456789abc'
+const NO_SCOPE_KEY = 'k4-nothing-0123456789ab'
 
 const editors: Permission = { name: 'editors', needsPrincipal: true, allows: () => false }
 const closed: Permission = { name: 'closed', needsPrincipal: false, allows: () => false }
@@ -18,7 +22,7 @@ const closed: Permission = { name: 'closed', needsPrincipal: false, allows: () =
 interface LogLine { level: number, msg: string, generatedKey?: string }
 
 /** An app with the three plugins and a route per kind of check, logging everything into `lines`. */
-async function build (keys: readonly string[], lines: string[] = []): Promise<FastifyInstance> {
+async function build (keys: readonly ApiKey[], lines: string[] = []): Promise<FastifyInstance> {
   const app = Fastify({ logger: { level: 'trace', stream: { write: (line: string) => { lines.push(line) } } } })
   await app.register(audience)
   await app.register(auth, { keys })
@@ -28,12 +32,14 @@ async function build (keys: readonly string[], lines: string[] = []): Promise<Fa
   app.get('/ledger', { config: { permissions: [unrestricted] } }, whoAmI)
   app.get('/drafts', { config: { permissions: [signedIn, editors] } }, whoAmI)
   app.get('/closed', { config: { permissions: [unrestricted, closed] } }, whoAmI)
+  app.get('/invoices', { config: { permissions: [scope('invoices:read')] } }, whoAmI)
+  app.get('/payments', { config: { permissions: [scope('invoices:read'), scope('payments:write')] } }, whoAmI)
   app.get('/healthz', whoAmI)
   return app
 }
 
 const lines: string[] = []
-const app = await build([KEY, OTHER_KEY], lines)
+const app = await build([KEY, OTHER_KEY, { key: READER_KEY, scopes: ['invoices:read', 'ledger:read'] }, { key: NO_SCOPE_KEY, scopes: ['other'] }], lines)
 t.teardown(() => app.close())
 
 t.test('no key is a 401 with a Bearer challenge', async (t) => {
@@ -145,15 +151,59 @@ t.test('a check needing no key can still refuse', async (t) => {
   t.equal(problemBody(res).detail, 'This key may not call this route: the "closed" check refuses it.')
 })
 
+t.test('a key carrying the scope a route asks for passes, and its principal says its scopes', async (t) => {
+  const res = await app.inject({ url: '/invoices', headers: { authorization: `Bearer ${READER_KEY}` } })
+  t.equal(res.statusCode, 200)
+  t.strictSame(res.json().principal.scopes, ['invoices:read', 'ledger:read'])
+  t.notOk(JSON.stringify(res.json()).includes(READER_KEY), 'the principal holds no key')
+})
+
+t.test('a key configured without scopes carries every scope', async (t) => {
+  for (const url of ['/invoices', '/payments']) {
+    const res = await app.inject({ url, headers: { authorization: `Bearer ${KEY}` } })
+    t.equal(res.statusCode, 200, url)
+    t.equal(res.json().principal.scopes, 'all')
+  }
+})
+
+t.test('a key without the scope is a 403 naming the scope, with an insufficient_scope challenge', async (t) => {
+  const res = await app.inject({ url: '/invoices', headers: { authorization: `Bearer ${NO_SCOPE_KEY}` } })
+  t.equal(res.statusCode, 403)
+  t.equal(res.headers['content-type'], PROBLEM_JSON)
+  t.equal(res.headers['www-authenticate'], `${CHALLENGE}, error="insufficient_scope", scope="invoices:read"`)
+  t.strictSame(problemBody(res), {
+    type: 'urn:audience-gateway:problem:forbidden',
+    title: 'Forbidden',
+    status: 403,
+    detail: 'This key may not call this route: it lacks the scope "invoices:read"; use a key that carries it.'
+  })
+})
+
+t.test('every scope a route asks for is needed: the first one missing is named', async (t) => {
+  const res = await app.inject({ url: '/payments', headers: { authorization: `Bearer ${READER_KEY}` } })
+  t.equal(res.statusCode, 403)
+  t.equal(res.headers['www-authenticate'], `${CHALLENGE}, error="insufficient_scope", scope="payments:write"`)
+  t.match(problemBody(res).detail, /lacks the scope "payments:write"/)
+})
+
+t.test('a scoped route still asks for a key first', async (t) => {
+  const res = await app.inject('/invoices')
+  t.equal(res.statusCode, 401)
+  t.equal(res.headers['www-authenticate'], CHALLENGE)
+})
+
 t.test('no key nor Authorization value appears in the logs', async (t) => {
-  for (const authorization of [`Bearer ${KEY}`, `Bearer ${OTHER_KEY}`, 'Bearer wrong-key-42', `Basic ${KEY}`]) {
+  for (const authorization of [`Bearer ${KEY}`, `Bearer ${OTHER_KEY}`, `Bearer ${READER_KEY}`, `Bearer ${NO_SCOPE_KEY}`, 'Bearer wrong-key-42', `Basic ${KEY}`]) {
     await app.inject({ url: '/books', headers: { authorization } })
     await app.inject({ url: '/drafts', headers: { authorization } })
+    await app.inject({ url: '/payments', headers: { authorization } })
   }
   const log = lines.join('')
   t.ok(lines.length > 0, 'requests were logged')
   t.notOk(log.includes(KEY))
   t.notOk(log.includes(OTHER_KEY))
+  t.notOk(log.includes(READER_KEY))
+  t.notOk(log.includes(NO_SCOPE_KEY))
   t.notOk(log.includes('wrong-key-42'))
   t.notMatch(log, /authorization/i)
 })
@@ -184,7 +234,7 @@ t.test('two apps without keys generate different keys', async (t) => {
 })
 
 t.test('a key that cannot be sent is refused at registration', async (t) => {
-  for (const keys of [[''], ['two words']]) {
+  for (const keys of [[''], ['two words'], [{ key: 'two words', scopes: ['a'] }]]) {
     const bad = Fastify()
     await bad.register(audience)
     bad.register(auth, { keys })

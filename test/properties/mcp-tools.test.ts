@@ -38,11 +38,18 @@ const ajv = createAjv()
  * A value for one argument: mostly plausible, often odd, as a model might send it. A required one
  * (a record's id) is mostly one that exists (the demo's 1 to 3), so that records are served too.
  */
-function valueFor (schema: { type?: string }, required: boolean): fc.Arbitrary<unknown> {
+function valueFor (schema: { type?: string, enum?: readonly unknown[], format?: string }, required: boolean): fc.Arbitrary<unknown> {
   const odd = fc.oneof(
     fc.constant(null), fc.boolean(), fc.double({ noNaN: true }), fc.string({ maxLength: 8 }),
     fc.constantFrom('1e3', '0x10', '+1', '01', ' 1', '1.0', ''), fc.constant([1, 2]), fc.constant({ a: 1 })
   )
+  // A filter: mostly a value it admits (a listed one, an instant of the demo's year, some text), so that filtered lists are served too.
+  if (schema.enum !== undefined) return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...schema.enum) }, { weight: 1, arbitrary: odd })
+  if (schema.format === 'date-time') {
+    const instant = fc.integer({ min: Date.UTC(2026, 0, 1) / 1000, max: Date.UTC(2026, 11, 31) / 1000 }).map((seconds) => new Date(seconds * 1000).toISOString())
+    return fc.oneof({ weight: 4, arbitrary: instant }, { weight: 1, arbitrary: odd })
+  }
+  if (schema.type === 'string') return fc.oneof({ weight: 3, arbitrary: fc.constantFrom('INV-', 'INV-2', 'x') }, { weight: 1, arbitrary: odd })
   if (schema.type !== 'integer') return fc.oneof(fc.string({ maxLength: 12 }), odd)
   return fc.oneof(
     { weight: 4, arbitrary: fc.integer({ min: 1, max: required ? 3 : 30 }) },
@@ -64,14 +71,14 @@ function argumentsFor (tool: Tool): fc.Arbitrary<Record<string, unknown>> {
   }).map(({ args, extra }) => ({ ...args, ...extra }))
 }
 
-/** The HTTP URL asking what `args` ask, when each is a whole number (what a query string can say alike). */
+/** The HTTP URL asking what `args` ask, when each is a whole number or a text (what a query string can say alike). */
 function httpUrlOf (tool: Tool, args: Record<string, unknown>): string | undefined {
-  if (!Object.values(args).every((value) => Number.isSafeInteger(value))) return undefined
+  if (!Object.values(args).every((value) => Number.isSafeInteger(value) || typeof value === 'string')) return undefined
   const route = routes.find((candidate) => candidate.schema?.operationId === tool.name)
   if (route === undefined) return undefined
   const pathNames = new Set(route.url.match(/:\w+/g)?.map((name) => name.slice(1)) ?? [])
   const path = route.url.replace(/:(\w+)/g, (_, name: string) => String(args[name]))
-  const query = Object.entries(args).filter(([name]) => !pathNames.has(name)).map(([name, value]) => `${name}=${String(value)}`).join('&')
+  const query = Object.entries(args).filter(([name]) => !pathNames.has(name)).map(([name, value]) => `${name}=${encodeURIComponent(String(value))}`).join('&')
   return query === '' ? path : `${path}?${query}`
 }
 

@@ -32,7 +32,8 @@ export function requestFor ({ path, operation }: DocumentedOperation, settings: 
 /**
  * A request a careful client sends: existing records, a valid key, one audience asked for in one of
  * the ways it can be, and for an agent the operation's query parameters as integers within their
- * documented bounds (huge ones up to the maximum included, which are clamped, not refused).
+ * documented bounds (huge ones up to the maximum included, which are clamped, not refused), or,
+ * for a filter, one of its listed values, an instant, a day or some text.
  */
 export function wellFormedRequestFor ({ path, operation }: DocumentedOperation, settings: RequestSettings): fc.Arbitrary<GeneratedRequest & { audience: 'plain' | 'agent' }> {
   const parameters = operation.parameters ?? []
@@ -40,7 +41,7 @@ export function wellFormedRequestFor ({ path, operation }: DocumentedOperation, 
   const pathValues = fc.tuple(...names.map((name) => fc.constantFrom(...settings.existing[name] ?? ['1'])))
   const queryParameters = parameters.filter((parameter) => parameter.in === 'query')
   const queryNames = queryParameters.map((parameter) => parameter.name)
-  const values = queryParameters.map((parameter) => fc.option(integerWithin(Number(parameter.schema?.minimum ?? -1000), BigInt(String(parameter.schema?.maximum ?? 10n ** 20n))), { nil: undefined }))
+  const values = queryParameters.map((parameter) => fc.option(wellFormedValue(parameter.schema ?? {}), { nil: undefined }))
   const agent = fc.record({
     audience: fc.constant('agent' as const),
     query: fc.tuple(...values).map((sent) => queryOf(queryNames, inOrder(queryNames, sent))),
@@ -64,6 +65,16 @@ export function wellFormedRequestFor ({ path, operation }: DocumentedOperation, 
     url: names.reduce((url, name, i) => url.replace(`{${name}}`, values[i]), path) + (variant.query === '' ? '' : `?${variant.query}`),
     headers: { authorization: `Bearer ${settings.key}`, ...variant.headers }
   }))
+}
+
+/** A value a parameter's schema admits: listed values, instants and days of the demo's years, text, or integers within bounds. */
+function wellFormedValue (schema: { minimum?: unknown, maximum?: unknown, enum?: readonly unknown[], format?: unknown, type?: unknown }): fc.Arbitrary<string> {
+  if (schema.enum !== undefined) return fc.constantFrom(...schema.enum.map(String))
+  const instant = fc.integer({ min: Date.UTC(2025, 11, 1) / 1000, max: Date.UTC(2026, 11, 31) / 1000 }).map((seconds) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z'))
+  if (schema.format === 'date-time') return instant
+  if (schema.format === 'date') return instant.map((at) => at.slice(0, 10))
+  if (schema.type === 'string') return fc.constantFrom('INV-', 'INV-1', 'Entry', 'A', 'x')
+  return integerWithin(Number(schema.minimum ?? -1000), BigInt(String(schema.maximum ?? 10n ** 20n)))
 }
 
 /** A request with one parameter given an odd value, and which parameter that is. */

@@ -163,3 +163,37 @@ t.test('the declared agent schema: total_entries required, the optional fields o
   t.strictSame(schema.required, ['items', 'has_more', 'total_entries', 'returned', 'offset', 'limit'])
   t.strictSame(Object.keys(schema.properties), ['items', 'has_more', 'total_entries', 'returned', 'offset', 'limit', 'next_offset', 'limit_clamped', 'hint'])
 })
+
+t.test('posted_at_min and posted_at_max: an agent pages the entries of one day, counted before the page', async (t) => {
+  const day = 'posted_at_min=2026-01-02T00:00:00Z&posted_at_max=2026-01-02T23:59:59Z'
+  const first = await page(`${day}&limit=3`)
+  t.strictSame(first.items.map((item) => item.id), [5, 6, 7])
+  t.match(first, { total_entries: 4, has_more: true, next_offset: 3 })
+  t.equal(first.hint, 'Send offset=3 with the same posted_at_min and posted_at_max to get the next entries; repeat until has_more is false.', 'the hint says to send the filters again')
+  const rest = await page(`${day}&limit=3&offset=3`)
+  t.strictSame(rest.items.map((item) => item.id), [8])
+  t.equal(rest.has_more, false)
+  const unfiltered = await page('limit=1')
+  t.equal(unfiltered.total_entries, TOTAL, 'the unfiltered total is its own')
+  const shifted = await page('posted_at_min=2026-01-02T01:00:00%2B01:00&posted_at_max=2026-01-02T19:00:00%2B01:00')
+  t.strictSame(shifted.items.map((item) => item.id), [5, 6, 7, 8], 'an offset is compared in UTC')
+  const open = await page('posted_at_min=2026-10-01T00:00:00Z')
+  t.equal(open.total_entries, TOTAL - 1092, 'one bound alone')
+  t.match(open.hint, /^Send offset=50 with the same posted_at_min to get the next entries;/)
+  t.match(unfiltered.hint, /^Send offset=1 to get the next entries;/, 'no filter, nothing to send again')
+})
+
+t.test('a plain client gets the filtered entries as a bare array', async (t) => {
+  const res = await get('/ledger?posted_at_min=2026-01-02T00:00:00Z&posted_at_max=2026-01-02T12:00:00Z', {})
+  t.equal(res.statusCode, 200)
+  t.strictSame(res.json().map((entry: { id: number }) => entry.id), [5, 6, 7])
+  t.strictSame(res.json()[0], { id: 5, memo: 'Entry 5', amount: res.json()[0].amount, posted_at: '2026-01-02T00:00:00Z', account_id: 6 })
+})
+
+t.test('a malformed instant is a 400 naming the argument, for either audience', async (t) => {
+  for (const headers of [AGENT, {}]) {
+    const res = await get('/ledger?posted_at_min=2026-01-02&posted_at_max=tomorrow', headers)
+    t.equal(res.statusCode, 400)
+    t.strictSame(res.json().errors, { posted_at_min: ['Must match format "date-time".'], posted_at_max: ['Must match format "date-time".'] })
+  }
+})

@@ -62,6 +62,22 @@ t.test('UPSTREAM_URL: an origin, or unset (no products); UPSTREAM_TOKEN only wit
   t.throws(() => loadConfig({ UPSTREAM_TOKEN: 'hunter2' }), { message: /^UPSTREAM_TOKEN is set without UPSTREAM_URL(?!.*hunter2)/ })
 })
 
+t.test('API_KEYS: a key alone, or followed by its scopes after a colon, joined by +', async (t) => {
+  t.strictSame(loadConfig({ API_KEYS: 'full-key-0123456789, reader-key-0123456789:invoices:read+ledger:read,one-scope-0123456789:books' }).apiKeys, [
+    'full-key-0123456789',
+    { key: 'reader-key-0123456789', scopes: ['invoices:read', 'ledger:read'] },
+    { key: 'one-scope-0123456789', scopes: ['books'] }
+  ])
+})
+
+t.test('API_KEYS: a malformed scope list is refused naming the key by its position, never its text', async (t) => {
+  for (const API_KEYS of ['good-key-0123456789,secret-key-0123456789:', 'good-key-0123456789,secret-key-0123456789:a++b', 'good-key-0123456789,secret-key-0123456789:a b']) {
+    t.throws(() => loadConfig({ API_KEYS }), { message: /^API_KEYS: key 2 lists a malformed scope: write "<key>:<scope>\+<scope>"(?!.*secret-key)/ }, API_KEYS)
+  }
+  t.throws(() => loadConfig({ API_KEYS: 'short:invoices:read' }), { message: /^API_KEYS must be .* at least 16 characters/ }, 'the key before the colon is the key')
+  t.throws(() => loadConfig({ API_KEYS: 'one-key-0123456789,secret-key-0123456789:a,secret-key-0123456789:b' }), { message: /^API_KEYS: key 3 repeats key 2: list each key once, with all its scopes\.$/ })
+})
+
 t.test('an empty API_KEYS is unset', async (t) => {
   t.strictSame(loadConfig({ API_KEYS: ' ' }).apiKeys, [])
 })

@@ -3,7 +3,7 @@
 // upstream's client, how the upstream pages, the record its rows must match, where fields are.
 import { invalidArguments, problem, type ProblemCode } from '../../core/errors.js'
 import type { RecordDeclaration } from '../../declare/index.js'
-import type { RecordSource, WindowRead, WindowSource } from '../source.js'
+import type { Condition, ConditionOp, RecordSource, WindowRead, WindowSource } from '../source.js'
 import type { UpstreamClient } from './client.js'
 import { PageShapeError, type UpstreamPage, type UpstreamPaging } from './paging.js'
 import { rowReader, type FieldPaths, type RowLog, type RowReader } from './rows.js'
@@ -28,8 +28,16 @@ interface UpstreamBase<Args, Row> {
   readonly log?: { readonly warn: RowLog }
 }
 
+/**
+ * The upstream's own query parameter for each filter it applies, by field and comparison:
+ * `{ status: { equals: 'state' }, price: { min: 'price_gte', max: 'price_lte' } }`.
+ */
+export type UpstreamFilters = Readonly<Record<string, Readonly<Partial<Record<ConditionOp, string>>>>>
+
 export interface UpstreamListOptions<Args, Row> extends UpstreamBase<Args, Row> {
   readonly paging: UpstreamPaging
+  /** The filters the upstream applies itself, each sent as its own query parameter; a mount may declare only these. */
+  readonly filters?: UpstreamFilters
   /**
    * The most rows a plain list walks (default 10,000), and how deep a list that can only be walked
    * from its start (a cursor's, a single array's) is read for an agent. Past it a plain list is cut
@@ -49,7 +57,9 @@ export function upstreamList<Args, Row> (options: UpstreamListOptions<Args, Row>
   const maxRows = options.maxRows ?? DEFAULT_MAX_ROWS
   if (!Number.isSafeInteger(maxRows) || maxRows < 1) throw new RangeError(`maxRows must be a positive integer; got ${maxRows}.`)
   const read = readerOf(options)
-  const listOf = locate(options)
+  const located = locate(options)
+  const filters = options.filters ?? {}
+  const listOf = (args: Args, where: readonly Condition[] = []): URL => withConditions(located(args), where, filters)
   const fetchPage = async (url: URL, signal?: AbortSignal): Promise<UpstreamPage> => {
     const response = await client.get(url, signal === undefined ? {} : { signal })
     // Without `notFound: 'absent'` the client answers every response, or throws.
@@ -65,15 +75,16 @@ export function upstreamList<Args, Row> (options: UpstreamListOptions<Args, Row>
   return {
     totals: paging.totals,
     problems: UPSTREAM_PROBLEMS,
-    window: async (args, offset, limit) => {
-      const list = listOf(args)
+    canFilter: (field, op) => filters[field]?.[op] !== undefined,
+    window: async (args, offset, limit, where) => {
+      const list = listOf(args, where)
       const start = paging.at?.(list, offset)
       if (start === undefined && offset >= maxRows) {
         throw invalidArguments({ offset: [`This list is read from its start, and only its first ${maxRows} rows are served: send an offset below ${maxRows}.`] })
       }
       return await windowOf(start ?? { url: paging.first(list), start: 0 }, offset, start === undefined ? Math.min(limit, maxRows - offset) : limit, fetchPage, read) as WindowRead<Row>
     },
-    stream: (args) => walk({ first: paging.first(listOf(args)), maxRows, fetchPage, read, origin: client.origin, after: paging.after }) as AsyncIterable<Row>
+    stream: (args, where) => walk({ first: paging.first(listOf(args, where)), maxRows, fetchPage, read, origin: client.origin, after: paging.after }) as AsyncIterable<Row>
   }
 }
 
@@ -98,6 +109,12 @@ function readerOf (options: Pick<UpstreamBase<never, any>, 'declaration' | 'fiel
 function locate<Args> (options: UpstreamBase<Args, any>): (args: Args) => URL {
   const { path, client } = options
   return (args) => new URL(typeof path === 'string' ? path : path(args), client.origin)
+}
+
+/** `list` with each condition as the upstream's own parameter (registration made sure it has one). */
+function withConditions (list: URL, where: readonly Condition[], filters: UpstreamFilters): URL {
+  for (const { field, op, value } of where) list.searchParams.append(filters[field][op] as string, String(value))
+  return list
 }
 
 /**

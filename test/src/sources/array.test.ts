@@ -28,3 +28,21 @@ t.test('a record source finds the first match or nothing', async (t) => {
   t.strictSame(await source.one({ id: 2 }), rows[1])
   t.equal(await source.one({ id: 9 }), undefined)
 })
+
+t.test('conditions filter the rows before counting, slicing and streaming; a missing or null value meets none', async (t) => {
+  const dated = [
+    { id: 1, tag: 'alpha', at: '2026-01-01T00:00:00Z', n: 5 },
+    { id: 2, tag: 'beta', at: '2026-02-01T00:00:00Z', n: 10 },
+    { id: 3, tag: 'alps', at: null, n: null },
+    { id: 4, tag: 'Alpine', at: '2026-03-01T00:00:00Z', n: 15 }
+  ]
+  const source = arraySource(dated)
+  t.ok(source.canFilter?.('tag', 'prefix'))
+  t.equal(await source.count({}, [{ field: 'tag', op: 'prefix', value: 'al' }]), 2)
+  t.strictSame((await source.slice({}, 0, 9, [{ field: 'at', op: 'min', value: '2026-02-01T00:00:00Z' }])).map((row) => row.id), [2, 4])
+  t.strictSame((await collect(source.stream({}, [{ field: 'n', op: 'max', value: 10 }]))).map((row) => row.id), [1, 2])
+  t.strictSame((await source.slice({}, 0, 9, [{ field: 'n', op: 'min', value: 6 }, { field: 'n', op: 'max', value: 20 }])).map((row) => row.id), [2, 4])
+  t.strictSame((await source.slice({}, 0, 9, [{ field: 'id', op: 'equals', value: 3 }])).map((row) => row.id), [3])
+  t.equal(await source.count({}, [{ field: 'missing', op: 'prefix', value: 'a' }]), 0)
+  t.equal(await source.count({}, []), 4, 'no conditions: every row')
+})

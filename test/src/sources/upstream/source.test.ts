@@ -202,3 +202,21 @@ t.test('a record: by its path, wrapped or not; the upstream\'s 404 is no record'
   const nothing = upstreamRecord({ client: scripted(() => ({ headers: {}, body: null })), declaration: Item, path: '/items/3', item: 'item' })
   await nothing.one({}).then(() => t.fail('accepted'), (error) => { problemIn(t, error, 502, 'upstream-failed') })
 })
+
+t.test('filters: each sent as the upstream\'s own parameter, to a window and to the walk; one it does not apply is refused at registration', async (t) => {
+  const client = scripted((url) => ({ headers: {}, body: url.searchParams.get('name_starts') === 'Item 1' ? items(1, 1) : items(1, 3) }))
+  const source = upstreamList({ client, declaration: Item, path: '/list', paging: singlePaging(), filters: { name: { prefix: 'name_starts' }, id: { min: 'id_gte', max: 'id_lte' } } })
+  const mount = { kind: 'list', name: 'listItems', url: '/items', summary: 'Items', declaration: Item, source, permissions: [unrestricted], paging: { style: 'offset', unit: 'items' } } as const
+  const resource = compileMount({ ...mount, filters: { name: 'prefix', id: 'range' } }, { timeZone: 'UTC' })
+  t.strictSame(Object.keys(resource.query.properties), ['name_prefix', 'id_min', 'id_max', 'offset', 'limit'])
+  const served = await resource.serve({ audience: 'agent', query: { name_prefix: 'Item 1', id_min: '1' }, params: {} })
+  t.match(served.body, { items: [{ id: 1, name: 'Item 1' }], total_items: 1 })
+  const more = await resource.serve({ audience: 'agent', query: { id_min: '1', id_max: '3', limit: '1' }, params: {} })
+  t.match(more.body, { has_more: true, hint: /^Send offset=1 with the same id_min and id_max to get the next items;/ }, 'a window read uncounted says to send the filters again too')
+  t.strictSame(client.asked.slice(0, 2), ['/list?name_starts=Item+1&id_gte=1', '/list?id_gte=1&id_lte=3'])
+  const plain = await resource.serve({ audience: 'plain', query: { id_max: '3' }, params: {} })
+  t.equal(plain.kind, 'json-array')
+  t.strictSame(client.asked.slice(2), ['/list?id_lte=3'], 'the walk asks with the same parameters')
+  t.throws(() => compileMount({ ...mount, filters: { name: 'equals' } }, { timeZone: 'UTC' }), new MountError('Route \'listItems\': the equals filter on "name" cannot be applied by the mount\'s source (it does not filter "name" by equals).'))
+  t.throws(() => compileMount({ ...mount, source: upstreamList({ client, declaration: Item, path: '/list', paging: singlePaging() }), filters: { id: 'range' } }, { timeZone: 'UTC' }), /cannot be applied by the mount's source \(it does not filter "id" by min\)/, 'an upstream without filters applies none')
+})
