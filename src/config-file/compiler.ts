@@ -10,8 +10,8 @@ import type { Store } from '../store/store.js'
 import { declarationFileError, pointerOf, type Issue } from './errors.js'
 import type { LoadedFile } from './loader.js'
 import { compileRecords, markingOf } from './records.js'
-import type { MountDeclaration, ParamDeclaration, UpstreamDeclaration } from './schema.js'
-import { tableSource, tablesOf, upstreamSource, type Sourced, type Tables } from './sources.js'
+import type { MountDeclaration, ParamDeclaration, RecordMountDeclaration, TextMountDeclaration, UpstreamDeclaration } from './schema.js'
+import { tableSource, tablesOf, tableText, upstreamSource, type Sourced, type Tables } from './sources.js'
 
 /** A mount, with where the file declares it (to point at a refusal `app.mount` raises). */
 export interface DeclaredMount {
@@ -51,7 +51,8 @@ export async function compileDeclarations (file: LoadedFile, context: CompileCon
     const at = pointerOf('mounts', index)
     once(urls, routeKey(declared.url), index, `${at}/url`, `serves the URL of mount ${'#'}`, issues)
     once(names, declared.name, index, `${at}/name`, `is the name of mount ${'#'}`, issues)
-    const mount = mountOf(declared, at, { records, clients, tables }, file, context, issues)
+    const known = { records, clients, tables }
+    const mount = declared.kind === 'text' ? textMountOf(declared, at, known, file, context, issues) : mountOf(declared, at, known, file, context, issues)
     if (mount !== undefined) mounts.push({ mount, at })
   })
   if (issues.length > 0) {
@@ -67,7 +68,38 @@ interface Known {
   readonly tables: Tables
 }
 
-function mountOf (declared: MountDeclaration, at: string, known: Known, file: LoadedFile, context: CompileContext, issues: Issue[]): Mount | undefined {
+function textMountOf (declared: TextMountDeclaration, at: string, known: Known, file: LoadedFile, context: CompileContext, issues: Issue[]): Mount | undefined {
+  const { sources } = file.declarations
+  const source = Object.hasOwn(sources, declared.source) ? sources[declared.source] : undefined
+  if (source === undefined || 'upstream' in source) {
+    issues.push({ pointer: `${at}/source`, message: `a text reads a table source; ${source === undefined ? 'it names none declared' : `"${declared.source}" is an upstream's`}` })
+    return undefined
+  }
+  const params = Object.keys(declared.params ?? {})
+  const text = tableText(source, { column: declared.text, params, at: pointerOf('sources', declared.source) }, context.store, known.tables, issues)
+  if (text === undefined) return undefined
+  return {
+    kind: 'text',
+    ...routeOf(declared),
+    source: text,
+    ...(declared.params === undefined ? {} : { params: paramsOf(declared.params) }),
+    ...(declared.paging === undefined ? {} : { paging: declared.paging })
+  }
+}
+
+/** What every mount says of its route. */
+function routeOf (declared: MountDeclaration): Pick<Mount, 'name' | 'url' | 'summary' | 'description' | 'tags' | 'permissions'> {
+  return {
+    name: declared.name,
+    url: declared.url,
+    summary: declared.summary,
+    ...(declared.description === undefined ? {} : { description: declared.description }),
+    ...(declared.tags === undefined ? {} : { tags: declared.tags }),
+    permissions: declared.permissions.map((name) => PERMISSIONS[name])
+  }
+}
+
+function mountOf (declared: RecordMountDeclaration, at: string, known: Known, file: LoadedFile, context: CompileContext, issues: Issue[]): Mount | undefined {
   const { declarations } = file
   const record = known.records.get(declared.record)
   if (!Object.hasOwn(declarations.records, declared.record)) {
@@ -93,13 +125,8 @@ function mountOf (declared: MountDeclaration, at: string, known: Known, file: Lo
     sourced = tableSource(source, reading, context.store, known.tables, issues)
   }
   const common = {
-    name: declared.name,
-    url: declared.url,
-    summary: declared.summary,
-    ...(declared.description === undefined ? {} : { description: declared.description }),
-    ...(declared.tags === undefined ? {} : { tags: declared.tags }),
+    ...routeOf(declared),
     declaration: record,
-    permissions: declared.permissions.map((name) => PERMISSIONS[name]),
     ...(overrides.size === 0 ? {} : { overrides: Object.fromEntries(overrides) }),
     ...(declared.schemaName === undefined ? {} : { schemaName: declared.schemaName })
   }
@@ -110,7 +137,7 @@ function mountOf (declared: MountDeclaration, at: string, known: Known, file: Lo
 }
 
 /** The schema admits one marking per override: `{ "handle": false }` alone says nothing, and changes nothing. */
-function overridesOf (declared: MountDeclaration, at: string, issues: Issue[]): Map<string, Marking> {
+function overridesOf (declared: RecordMountDeclaration, at: string, issues: Issue[]): Map<string, Marking> {
   const overrides = new Map<string, Marking>()
   for (const [field, markings] of Object.entries(declared.overrides ?? {})) {
     const marking = markingOf(markings, `${at}/overrides/${pointerOf(field).slice(1)}`, issues)

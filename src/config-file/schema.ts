@@ -230,21 +230,29 @@ const Param = closed({
 
 const PERMISSIONS = ['signed-in', 'unrestricted'] as const
 
-const mountBase = {
+const route = {
   name: Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_]*$', description: 'The operation\'s name: its OpenAPI operationId and its MCP tool\'s name.' }),
   url: Type.String({ pattern: '^/', description: 'The path, parameters as `:name` (`/books/:id`).' }),
   summary: text('One line on what it serves.'),
   description: Type.Optional(text('More on what it serves.')),
-  tags: Type.Optional(Type.Array(Type.String(), { description: 'The tags it is listed under.' })),
+  tags: Type.Optional(Type.Array(Type.String(), { description: 'The tags it is listed under.' }))
+}
+
+const permissions = Type.Array(oneOf(PERMISSIONS, 'A check: `signed-in` or `unrestricted`.'), {
+  minItems: 1,
+  description: 'Every check must allow the caller: `signed-in` (a valid key) or `unrestricted` (anyone).'
+})
+
+const mountBase = {
+  ...route,
   record: text('The record it serves, as declared in `records`.'),
   source: text('Where its rows come from, as declared in `sources`.'),
-  permissions: Type.Array(oneOf(PERMISSIONS, 'A check: `signed-in` or `unrestricted`.'), {
-    minItems: 1,
-    description: 'Every check must allow the caller: `signed-in` (a valid key) or `unrestricted` (anyone).'
-  }),
+  permissions,
   overrides: Type.Optional(map(Override, 'Markings replaced on this mount only, by top-level field.')),
   schemaName: Type.Optional(Type.String({ pattern: NAME, description: 'The base of its agent components\' names, when overrides make them differ from another mount\'s.' }))
 }
+
+const params = (description: string): TSchema => Type.Record(Type.String(), Param, { minProperties: 1, description })
 
 const ListPaging = Type.Unsafe({
   type: 'object',
@@ -274,8 +282,20 @@ const Mount = Type.Unsafe({
     closed({
       kind: Type.Literal('retrieve'),
       ...mountBase,
-      params: Type.Record(Type.String(), Param, { minProperties: 1, description: 'The path parameters naming the record; on a table, each is the field of its name.' })
-    }, { description: 'One record, named by its path parameters.' })
+      params: params('The path parameters naming the record; on a table, each is the field of its name.')
+    }, { description: 'One record, named by its path parameters.' }),
+    closed({
+      kind: Type.Literal('text'),
+      ...route,
+      source: text('The table whose row holds the text, as declared in `sources`.'),
+      permissions,
+      text: text('The column holding the text; its lines are served.'),
+      params: Type.Optional(params('The path parameters naming the row; each is the column of its name (or as the source maps it).')),
+      paging: Type.Optional(closed({
+        style: Type.Literal('lines'),
+        ceiling: Type.Optional(whole('The most lines a window holds (default 200).'))
+      }, { description: 'How an agent reads the text: windows of lines.' }))
+    }, { description: 'A text held in a column: whole as text/plain to a plain client, a window of lines to an agent.' })
   ]
 })
 
@@ -410,9 +430,25 @@ export type ListPagingDeclaration =
   | { readonly style: 'page', readonly ceiling?: number, readonly defaultLimit?: number }
   | { readonly style: 'offset', readonly unit: string, readonly ceiling?: number, readonly defaultLimit?: number }
 
-export type MountDeclaration =
+export interface TextMountDeclaration {
+  readonly kind: 'text'
+  readonly name: string
+  readonly url: string
+  readonly summary: string
+  readonly description?: string
+  readonly tags?: readonly string[]
+  readonly source: string
+  readonly permissions: ReadonlyArray<typeof PERMISSIONS[number]>
+  readonly text: string
+  readonly params?: Readonly<Record<string, ParamDeclaration>>
+  readonly paging?: { readonly style: 'lines', readonly ceiling?: number }
+}
+
+export type RecordMountDeclaration =
   | MountDeclarationBase & { readonly kind: 'list', readonly paging?: ListPagingDeclaration }
   | MountDeclarationBase & { readonly kind: 'retrieve', readonly params: Readonly<Record<string, ParamDeclaration>> }
+
+export type MountDeclaration = RecordMountDeclaration | TextMountDeclaration
 
 export interface DeclarationFile {
   readonly tags?: ReadonlyArray<{ readonly name: string, readonly description: string }>

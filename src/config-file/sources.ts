@@ -4,7 +4,8 @@
 import { sql, type Kysely } from 'kysely'
 import type { RecordDeclaration } from '../declare/index.js'
 import { kyselyRecordSource, kyselySource } from '../sources/kysely.js'
-import type { ListSource, RecordSource, WindowSource } from '../sources/source.js'
+import type { ListSource, RecordSource, TextSource, WindowSource } from '../sources/source.js'
+import { recordTextSource } from '../sources/text.js'
 import {
   cursorPaging, offsetPaging, pageLinkPaging, singlePaging, upstreamList, upstreamRecord, type UpstreamClient, type UpstreamPaging
 } from '../sources/upstream/index.js'
@@ -42,11 +43,8 @@ export async function tablesOf (store: Pick<Store<any>, 'db' | 'kind'>): Promise
 /** The source of a table or view, for one mount; each column it reads checked to exist. */
 export function tableSource (declared: TableSourceDeclaration, reading: Reading, store: Pick<Store<any>, 'db' | 'stream' | 'counts'>, tables: Tables, issues: Issue[]): Sourced {
   const { at } = reading
-  const columns = tables.get(declared.table)
-  if (columns === undefined) {
-    issues.push({ pointer: `${at}/table`, message: `the database has no table or view "${declared.table}"; it has: ${[...tables.keys()].join(', ') || 'none'}` })
-    return {}
-  }
+  const columns = columnsOf(declared, tables, at, issues)
+  if (columns === undefined) return {}
   const missing = (column: string, pointer: string, why: string): boolean => {
     if (columns.has(column)) return false
     issues.push({ pointer, message: `${why} column "${column}", which table "${declared.table}" does not have; its columns: ${[...columns].join(', ')}` })
@@ -81,6 +79,40 @@ export function tableSource (declared: TableSourceDeclaration, reading: Reading,
   }
 }
 
+/** What a text mount reads: the column holding the text, and the path parameters naming its row. */
+export interface TextReading {
+  readonly column: string
+  readonly params: readonly string[]
+  readonly at: string
+}
+
+/** The text in one column of the row the path parameters name; each column checked to exist. */
+export function tableText (declared: TableSourceDeclaration, reading: TextReading, store: Pick<Store<any>, 'db'>, tables: Tables, issues: Issue[]): TextSource<Record<string, unknown>> | undefined {
+  const columns = columnsOf(declared, tables, reading.at, issues)
+  if (columns === undefined) return undefined
+  const keys = reading.params.map((param) => ({ param, column: mappingOf(declared, param).column }))
+  const missing = [reading.column, ...keys.map(({ column }) => column)].filter((column) => !columns.has(column))
+  if (missing.length > 0) {
+    issues.push({ pointer: reading.at, message: `a text reads column ${missing.map((column) => `"${column}"`).join(', ')}, which table "${declared.table}" does not have; its columns: ${[...columns].join(', ')}` })
+    return undefined
+  }
+  const db = store.db as Kysely<any>
+  const query = (args: Record<string, unknown>): any => keys.reduce(
+    (selected: any, { column, param }) => selected.where(column, '=', args[param]),
+    db.selectFrom(declared.table).select((eb: any) => eb.ref(reading.column).as('text'))
+  )
+  const row = kyselyRecordSource<Record<string, unknown>, { text: unknown }>(query)
+  return recordTextSource(row, ({ text }: { text: unknown }) => linesOf(text))
+}
+
+/** A text's lines, without their breaks; a last line break ends the last line, and NULL is no text. */
+function linesOf (text: unknown): string[] {
+  if (text === null || text === undefined || text === '') return []
+  const lines = String(text).split(/\r?\n/)
+  if (lines.at(-1) === '') lines.pop()
+  return lines
+}
+
 /** The source of an upstream endpoint, for one mount. */
 export function upstreamSource (declared: UpstreamSourceDeclaration, reading: Reading, client: UpstreamClient, log: { warn: (details: object, message: string) => void }, issues: Issue[]): Sourced {
   const { at } = reading
@@ -105,6 +137,13 @@ export function upstreamSource (declared: UpstreamSourceDeclaration, reading: Re
     issues.push({ pointer: at, message: (error as Error).message })
     return {}
   }
+}
+
+/** The columns of the source's table, or undefined (and the issue) when the database has no such table. */
+function columnsOf (declared: TableSourceDeclaration, tables: Tables, at: string, issues: Issue[]): ReadonlySet<string> | undefined {
+  const columns = tables.get(declared.table)
+  if (columns === undefined) issues.push({ pointer: `${at}/table`, message: `the database has no table or view "${declared.table}"; it has: ${[...tables.keys()].join(', ') || 'none'}` })
+  return columns
 }
 
 function pagingOf (declared: UpstreamPagingDeclaration): UpstreamPaging {

@@ -43,6 +43,26 @@ t.test('what the core refuses is refused where the mount is in the file', async 
   ])
 })
 
-t.test('a file the core accepts is served', async (t) => {
-  t.equal(await started({ records: { Book: BOOK }, sources: { books: { table: 'books', orderBy: 'id' } }, mounts: [list({ name: 'listBooks', url: '/books' })] }), undefined)
+t.test('a file the core accepts is served: a list, and a text held in a column', async (t) => {
+  const app = Fastify({ logger: false })
+  t.teardown(async () => { await app.close() })
+  await app.register(gateway, { databaseUrl: ':memory:', timeZone: 'UTC', apiKeys: [KEY], setUp: setUpDemo })
+  await app.register(declarationFile, {
+    file: loadDeclarationFile('g.json', JSON.stringify({
+      records: { Book: BOOK },
+      sources: { books: { table: 'books', orderBy: 'id' } },
+      mounts: [
+        list({ name: 'listBooks', url: '/books' }),
+        { kind: 'text', name: 'getTitle', url: '/books/:id/title', summary: 'A title', source: 'books', text: 'title', params: { id: { type: 'integer' } }, permissions: ['unrestricted'] }
+      ]
+    })),
+    env: {}
+  })
+  await app.ready()
+  t.equal((await app.inject('/books')).json().length, 3)
+  const plain = await app.inject('/books/3/title')
+  t.equal(plain.headers['content-type'], 'text/plain; charset=utf-8')
+  t.equal(plain.body, 'A Wizard of Earthsea\n')
+  t.match((await app.inject({ url: '/books/3/title', headers: { 'x-audience': 'agent' } })).json(), { lines: ['A Wizard of Earthsea'], total_lines: 1, has_more: false })
+  t.equal((await app.inject('/books/9/title')).statusCode, 404)
 })

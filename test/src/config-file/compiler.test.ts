@@ -197,3 +197,49 @@ t.test('an upstream needs its environment variables and a usable origin', async 
     '/upstreams/api: Upstream option origin must be an http: or https: URL, like \'https://api.example.com\'.'
   ])
 })
+
+t.test('a text held in a column: its lines, of the row its path parameters name', async (t) => {
+  const notes = await openStore<any>(':memory:', {
+    setUp: async (db) => {
+      await db.schema.createTable('notes').addColumn('slug', 'text').addColumn('body', 'text').execute()
+      await db.insertInto('notes').values([{ slug: 'two', body: 'first\r\nsecond\n' }, { slug: 'none', body: null }, { slug: 'empty', body: '' }, { slug: 'one', body: 'only' }]).execute()
+    }
+  })
+  t.teardown(async () => { await notes.close() })
+  const text = (extra: object): object => ({ kind: 'text', name: 'getNote', url: '/notes/:key', summary: 'A note', source: 'notes', permissions: ['unrestricted'], text: 'body', params: { key: { type: 'string' } }, ...extra })
+  const compiled = await compileDeclarations(fileOf({
+    records: {},
+    sources: { notes: { table: 'notes', orderBy: 'slug', fields: { key: 'slug' } } },
+    mounts: [text({ paging: { style: 'lines', ceiling: 5 }, tags: ['notes'] }), text({ name: 'firstNote', url: '/note', params: undefined })]
+  }), { store: notes, env: {}, log })
+  t.teardown(compiled.close)
+  const [note, first] = compiled.mounts.map(({ mount }) => mount) as any[]
+  t.match(note, { kind: 'text', paging: { style: 'lines', ceiling: 5 }, tags: ['notes'] })
+  t.strictSame(note.params.properties, { key: { type: 'string' } })
+  t.strictSame(await note.source.lines({ key: 'two' }), ['first', 'second'])
+  t.strictSame(await note.source.lines({ key: 'none' }), [])
+  t.strictSame(await note.source.lines({ key: 'empty' }), [])
+  t.equal(await note.source.lines({ key: 'missing' }), undefined)
+  t.equal(first.params, undefined)
+  t.strictSame(await first.source.lines({}), ['first', 'second'], 'without parameters: the first row')
+})
+
+t.test('a text reads an existing column of a declared table', async (t) => {
+  const text = (extra: object): object => ({ kind: 'text', name: 'getText', url: '/t/:id', summary: 'A text', source: 'books', permissions: ['unrestricted'], text: 'title', params: { id: { type: 'integer' } }, ...extra })
+  t.strictSame(await refused({
+    records: {},
+    upstreams: { api: { origin: 'http://127.0.0.1:9' } },
+    sources: { books: { table: 'books', orderBy: 'id' }, chapters: { table: 'chapters', orderBy: 'id' }, api: { upstream: 'api', path: '/t' } },
+    mounts: [
+      text({ source: 'nowhere' }),
+      text({ source: 'api', name: 'a', url: '/a' }),
+      text({ source: 'chapters', name: 'c', url: '/c' }),
+      text({ text: 'body', params: { isbn: { type: 'string' } }, name: 'b', url: '/b/:isbn' })
+    ]
+  }), [
+    '/sources/books: a text reads column "body", "isbn", which table "books" does not have; its columns: id, title, status, price, published_on, author_id',
+    '/sources/chapters/table: the database has no table or view "chapters"; it has: authors, books, invoices, ledger',
+    '/mounts/0/source: a text reads a table source; it names none declared',
+    '/mounts/1/source: a text reads a table source; "api" is an upstream\'s'
+  ])
+})
