@@ -109,6 +109,9 @@ function mountOf (declared: RecordMountDeclaration, at: string, known: Known, fi
   if (source === undefined) issues.push({ pointer: `${at}/source`, message: `names no declared source; declared: ${Object.keys(declarations.sources).join(', ')}` })
   const overrides = overridesOf(declared, at, issues)
   if (record === undefined || source === undefined) return undefined
+  for (const field of overrides.keys()) {
+    if (!Object.hasOwn(record.schema.properties, field)) issues.push({ pointer: `${at}/overrides/${pointerOf(field).slice(1)}`, message: `names no field of record ${record.name}` })
+  }
   const params = declared.kind === 'retrieve' ? Object.keys(declared.params) : []
   const reading = { kind: declared.kind, record, params, at: pointerOf('sources', declared.source), mountAt: at }
   let sourced: Sourced

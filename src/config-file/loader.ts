@@ -88,7 +88,8 @@ export function locator (document: Document, lines: LineCounter): Locate {
  * `if` did not take, and ajv's summaries of failed branches, say nothing a branch's own errors do not.
  */
 export function issuesOf (errors: readonly ErrorObject[]): Issue[] {
-  return errors.filter((error) => error.keyword !== 'if').map((error) => {
+  // `propertyNames` repeats what its `pattern` error says, and `if` what its branch's errors say.
+  return errors.filter((error) => error.keyword !== 'if' && error.keyword !== 'propertyNames').map((error) => {
     const at = error.instancePath
     const params = error.params as Record<string, any>
     switch (error.keyword) {
@@ -105,6 +106,10 @@ export function issuesOf (errors: readonly ErrorObject[]): Issue[] {
       }
       case 'enum':
         return { pointer: at, message: `must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}; got ${JSON.stringify(error.data)}` }
+      case 'pattern':
+        return error.propertyName === undefined
+          ? { pointer: at, message: `must match ${String(params.pattern)}; got ${describe(error.data)}` }
+          : { pointer: `${at}/${error.propertyName}`, message: `is not a name: a name matches ${String(params.pattern)}` }
       case 'const':
         return { pointer: at, message: `must be ${JSON.stringify(params.allowedValue)}; got ${JSON.stringify(error.data)}` }
       case 'type':

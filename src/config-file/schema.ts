@@ -12,14 +12,16 @@ const closed = (properties: Record<string, TSchema>, options: Record<string, unk
   Type.Object(properties, { additionalProperties: false, ...options })
 const ref = (name: string): TSchema => Type.Unsafe({ $ref: `#/definitions/${name}` })
 const map = (value: TSchema, description: string): TSchema => Type.Record(Type.String(), value, { description })
-const oneOf = (values: readonly string[], description: string): TSchema => Type.Unsafe({ enum: values, description })
-
 /** A name a record, a source or an upstream is declared under, and referred to by. */
 const NAME = '^[A-Za-z][A-Za-z0-9_-]*$'
 
+/** A map whose keys are names: a record's name is its OpenAPI component's, a source's and an upstream's are referred to by. */
+const named = (value: TSchema, description: string): TSchema => Type.Record(Type.String(), value, { propertyNames: { pattern: NAME }, description })
+const oneOf = (values: readonly string[], description: string): TSchema => Type.Unsafe({ enum: values, description })
+
 const describedMarking = (what: string): TSchema => Type.Unsafe({
   type: ['boolean', 'string'],
-  description: `${what}: \`true\`, or the sentence agents are told about the field in its place of its own description.`
+  description: `${what}: \`true\`, or the sentence agents are told about the field in place of its own description.`
 })
 
 const formatterBase = {
@@ -305,9 +307,9 @@ export const DeclarationFileSchema = {
   ...closed({
     $schema: Type.Optional(text('This schema, for editors.')),
     tags: Type.Optional(Type.Array(closed({ name: Type.String(), description: Type.String() }), { description: 'The tags mounts use, listed at the top of the OpenAPI document.' })),
-    records: map(Record_, 'The records, by component name (`Book`).'),
-    upstreams: Type.Optional(map(Upstream, 'The upstream APIs, by name.')),
-    sources: map(Source, 'Where rows come from, by name.'),
+    records: named(Record_, 'The records, by component name (`Book`): a letter, then letters, digits, `_` or `-`.'),
+    upstreams: Type.Optional(named(Upstream, 'The upstream APIs, by name.')),
+    sources: named(Source, 'Where rows come from, by name.'),
     mounts: Type.Array(Mount, { description: 'The routes, in the order they are served and documented.' })
   }, { description: 'One gateway, declared: records, sources and mounts.' }),
   definitions: { Field }

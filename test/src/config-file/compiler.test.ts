@@ -117,6 +117,12 @@ t.test('two mounts on one URL, or of one name, are refused', async (t) => {
   ])
 })
 
+t.test('an override names a field of the record', async (t) => {
+  t.strictSame(await refused({ records: { Book: BOOK }, sources: { books: { table: 'books', orderBy: 'id' } }, mounts: [list({ overrides: { author: { hidden: true } } })] }), [
+    '/mounts/0/overrides/author: names no field of record Book'
+  ])
+})
+
 t.test('an override is one marking, and a marking set to false is none', async (t) => {
   const compiled = await compileDeclarations(fileOf({ records: { Book: BOOK }, sources: { books: { table: 'books', orderBy: 'id' } }, mounts: [list({ overrides: { id: { handle: false }, title: { content: true } } })] }), { store, env: {}, log })
   t.strictSame((compiled.mounts[0].mount as any).overrides, { title: { kind: 'content' } })

@@ -118,3 +118,10 @@ t.test('a pointer the text cannot place has no line', async (t) => {
   const lines = new LineCounter()
   t.equal(locator(parseDocument('', { lineCounter: lines }), lines)(''), undefined)
 })
+
+t.test('a record, source or upstream is named by a name', async (t) => {
+  t.strictSame(refused('g.json', changed((file) => { file.records['Task list'] = file.records.Task })), [
+    'g.json:11:5: /records/Task list: is not a name: a name matches ^[A-Za-z][A-Za-z0-9_-]*$'
+  ])
+  t.strictSame(refused('g.json', changed((file) => { file.mounts[0].url = 'tasks' })), ['g.json:22:7: /mounts/0/url: must match ^/; got "tasks"'])
+})
