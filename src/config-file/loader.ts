@@ -17,7 +17,9 @@ const ajv = new Ajv({ allErrors: true, verbose: true, discriminator: true, stric
 const validate = ajv.compile(DeclarationFileSchema)
 
 /** The file at `path` read from `text`; throws a DeclarationFileError listing every problem. */
-export function loadDeclarationFile (path: string, text: string): LoadedFile {
+export function loadDeclarationFile (path: string, source: string): LoadedFile {
+  // Editors on some systems open a file with a byte order mark, which JSON.parse refuses.
+  const text = source.replace(/^\uFEFF/, '')
   const yaml = /\.ya?ml$/i.test(path)
   const lines = new LineCounter()
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false })

@@ -41,6 +41,10 @@ t.test('a valid JSON file is its declarations, each value locatable', async (t) 
   t.strictSame(loaded.locate('/records/nothing'), { line: 2, column: 3 }, 'a missing key: the object holding it')
 })
 
+t.test('a byte order mark before the text is no part of it', async (t) => {
+  t.strictSame(loadDeclarationFile('gateway.json', `\uFEFF${JSON.stringify(MINIMAL)}`).declarations, MINIMAL)
+})
+
 t.test('a YAML file by its extension, the same declarations', async (t) => {
   const text = [
     'records:',
