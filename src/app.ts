@@ -16,13 +16,13 @@ export type AppOptions = Omit<GatewayOptions, 'setUp' | 'tags'> & {
 }
 
 /** The demo resources' tags, listed in the document. */
-const TAGS = [
+export const TAGS = [
   { name: 'books', description: 'The book catalogue: the books, each book, and each book\'s text.' },
   { name: 'invoices', description: 'Invoices, with choices shown by their displays and a refund affordance per invoice.' },
   { name: 'ledger', description: 'The ledger: a long list, open to anyone, paged by offset.' }
 ]
 
-const PRODUCTS_TAG = { name: 'products', description: 'The products of another service, the upstream catalogue, read from it as they are asked.' }
+export const PRODUCTS_TAG = { name: 'products', description: 'The products of another service, the upstream catalogue, read from it as they are asked.' }
 
 export default async function app (fastify: FastifyInstance, options: AppOptions): Promise<void> {
   const { upstreamUrl, upstreamToken, ...gatewayOptions } = options

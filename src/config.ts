@@ -35,6 +35,8 @@ export interface Config {
   readonly upstreamUrl?: string
   /** The gateway's own key to the upstream (`UPSTREAM_TOKEN`), sent as a bearer token; never the caller's. */
   readonly upstreamToken?: string
+  /** The declaration file to serve (`GATEWAY_CONFIG`) instead of the demo. */
+  readonly declarationFile?: string
 }
 
 /** A balancer's usual health-check period covered, then a long list's time to finish. */
@@ -66,7 +68,8 @@ export function loadConfig (env: Readonly<Record<string, string | undefined>>): 
     shutdownDrainSeconds: readWhole('SHUTDOWN_DRAIN_SECONDS', env.SHUTDOWN_DRAIN_SECONDS ?? String(SHUTDOWN_DEFAULTS.drainSeconds), 0, 'a whole number of seconds (0: close at once)'),
     shutdownGraceSeconds: readWhole('SHUTDOWN_GRACE_SECONDS', env.SHUTDOWN_GRACE_SECONDS ?? String(SHUTDOWN_DEFAULTS.graceSeconds), 1, 'a whole number of seconds from 1'),
     streamStallSeconds: readWhole('STREAM_STALL_SECONDS', env.STREAM_STALL_SECONDS ?? String(STREAM_STALL_DEFAULT_SECONDS), 1, 'a whole number of seconds from 1'),
-    ...readUpstream(env.UPSTREAM_URL, env.UPSTREAM_TOKEN)
+    ...readUpstream(env.UPSTREAM_URL, env.UPSTREAM_TOKEN),
+    ...(env.GATEWAY_CONFIG === undefined || env.GATEWAY_CONFIG.trim() === '' ? {} : { declarationFile: env.GATEWAY_CONFIG })
   }
 }
 

@@ -6,9 +6,13 @@ export { default as gateway, type GatewayOptions } from './gateway.js'
 export { loggerOptions, serverOptions } from './server.js'
 export { loadConfig, ConfigError, type ApiKey, type Config } from './config.js'
 
+// The gateway declared in one file: the app serving it, and the loader and compiler it runs.
+export { default as declaredApp, type DeclaredAppOptions } from './declared-app.js'
+export { compileDeclarations, DeclarationFileError, DeclarationFileSchema, loadDeclarationFile, type DeclarationFile, type LoadedFile } from './config-file/index.js'
+
 // Declaring a record: fields, markings, choices, formatters, affordances.
 export {
-  choices, declareRecord, Decimal, defineFormatter, euros, formatted, handle, hidden, label, Marking, Nullable, timestamp,
+  choices, dateFormatter, declareRecord, Decimal, defineFormatter, euros, formatted, handle, hidden, label, Marking, moneyFormatter, Nullable, numberFormatter, timestamp,
   type Affordance, type ChoiceOptions, type ChoicePairs, type Formatter, type FormatterOptions, type RecordDeclaration, type RowOf
 } from './declare/index.js'
 

@@ -2,6 +2,7 @@
 // on SIGTERM a drain (readiness 503, everything else still served) so a balancer takes the replica
 // out, then the listener closed while requests in flight finish, within a grace period.
 import { realpathSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import type { Server } from 'node:http'
 import type { Socket } from 'node:net'
 import { fileURLToPath } from 'node:url'
@@ -10,6 +11,8 @@ import closeWithGrace from 'close-with-grace'
 import fp from 'fastify-plugin'
 import Fastify, { type FastifyError, type FastifyHttpOptions, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 import app from './app.js'
+import { DeclarationFileError, loadDeclarationFile, type LoadedFile } from './config-file/index.js'
+import declaredApp from './declared-app.js'
 import { PROBLEM_MEDIA_TYPE } from './audience.js'
 import { writeRawProblem } from './http/raw-answer.js'
 import { apiSecurityHeaders } from '../plugins/security-headers.js'
@@ -128,11 +131,45 @@ async function main (): Promise<void> {
     process.stderr.write(`Invalid configuration: ${(error as ConfigError).message}\n`)
     process.exit(1)
   }
+  // A file named on the command line (`npm start -- gateway.json`) wins over GATEWAY_CONFIG.
+  const path = process.argv[2] ?? config.declarationFile
+  const file = path === undefined ? undefined : await readDeclarationFile(path)
   const server = Fastify(serverOptions(config.logLevel))
-  // Unencapsulated: the shutdown below drains through the gateway's decorators.
-  await server.register(fp(app), { ...config, stallMs: config.streamStallSeconds * 1000 })
+  const settings = { ...config, stallMs: config.streamStallSeconds * 1000 }
+  try {
+    // Unencapsulated: the shutdown below drains through the gateway's decorators.
+    if (file === undefined) await server.register(fp(app), settings)
+    else await server.register(fp(declaredApp), { ...settings, file, env: process.env })
+  } catch (error) {
+    // What the database says of the file's tables and columns, or the core of its mounts.
+    if (error instanceof DeclarationFileError) refuse(error)
+    throw error
+  }
   shutDownGracefully(server, config)
   await server.listen({ port: config.port, host: config.host })
+}
+
+/** The file at `path`, read and checked; a file that cannot be read or is refused stops the start. */
+async function readDeclarationFile (path: string): Promise<LoadedFile> {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    process.stderr.write(`Invalid declaration file: ${path} cannot be read (${String((error as NodeJS.ErrnoException).code)}).\n`)
+    process.exit(1)
+  }
+  try {
+    return loadDeclarationFile(path, text)
+  } catch (error) {
+    // loadDeclarationFile throws only DeclarationFileErrors.
+    refuse(error as DeclarationFileError)
+  }
+}
+
+/** Every problem of the file on a line of its own, then stop before listening. */
+function refuse (error: DeclarationFileError): never {
+  process.stderr.write(`Invalid declaration file (${error.lines.length} ${error.lines.length === 1 ? 'problem' : 'problems'}):\n${error.lines.join('\n')}\n`)
+  process.exit(1)
 }
 
 // Run when started, not when imported (tests and the bench build the same server from serverOptions).

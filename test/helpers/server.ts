@@ -18,9 +18,9 @@ export interface RunningServer {
 const ROOT = join(import.meta.dirname, '..', '..')
 const TS_LOADER = '--import=@tapjs/typescript/import'
 
-/** Spawns the server; resolves once it listens, or rejects with what it printed. */
-export async function startServer (env: Record<string, string>): Promise<RunningServer> {
-  const { child, logs, stderr } = spawnServer(env)
+/** Spawns the server (with `args` after it on the command line); resolves once it listens, or rejects with what it printed. */
+export async function startServer (env: Record<string, string>, args: readonly string[] = []): Promise<RunningServer> {
+  const { child, logs, stderr } = spawnServer(env, args)
   const exited = once(child, 'exit').then(([code]) => code as number | null)
   const entries = new EventEmitter()
   const url = await new Promise<string>((resolve, reject) => {
@@ -51,14 +51,14 @@ export async function startServer (env: Record<string, string>): Promise<Running
 }
 
 /** Runs the server to its end (e.g. with a bad configuration): its exit code and stderr. */
-export async function runServer (env: Record<string, string>): Promise<{ code: number | null, stderr: string }> {
-  const { child, stderr } = spawnServer(env)
+export async function runServer (env: Record<string, string>, args: readonly string[] = []): Promise<{ code: number | null, stderr: string }> {
+  const { child, stderr } = spawnServer(env, args)
   const [code] = await once(child, 'exit')
   return { code: code as number | null, stderr: stderr.join('') }
 }
 
-function spawnServer (env: Record<string, string>): { child: ChildProcess, logs: Array<Record<string, unknown>>, stderr: string[] } {
-  const child = spawn(process.execPath, [TS_LOADER, join(ROOT, 'src', 'server.ts')], {
+function spawnServer (env: Record<string, string>, args: readonly string[]): { child: ChildProcess, logs: Array<Record<string, unknown>>, stderr: string[] } {
+  const child = spawn(process.execPath, [TS_LOADER, join(ROOT, 'src', 'server.ts'), ...args], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', TS_NODE_TRANSPILE_ONLY: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe']

@@ -34,7 +34,8 @@ t.test('every variable read', async (t) => {
     SHUTDOWN_GRACE_SECONDS: '30',
     STREAM_STALL_SECONDS: '60',
     UPSTREAM_URL: 'http://127.0.0.1:4010',
-    UPSTREAM_TOKEN: 'upstream-secret'
+    UPSTREAM_TOKEN: 'upstream-secret',
+    GATEWAY_CONFIG: 'gateway.json'
   }), {
     port: 8080,
     host: '0.0.0.0',
@@ -50,8 +51,14 @@ t.test('every variable read', async (t) => {
     shutdownGraceSeconds: 30,
     streamStallSeconds: 60,
     upstreamUrl: 'http://127.0.0.1:4010',
-    upstreamToken: 'upstream-secret'
+    upstreamToken: 'upstream-secret',
+    declarationFile: 'gateway.json'
   })
+})
+
+t.test('GATEWAY_CONFIG: a file to serve, or unset or blank (the demo)', async (t) => {
+  t.notOk('declarationFile' in loadConfig({ GATEWAY_CONFIG: '  ' }))
+  t.equal(loadConfig({ GATEWAY_CONFIG: 'examples/demo.gateway.json' }).declarationFile, 'examples/demo.gateway.json')
 })
 
 t.test('UPSTREAM_URL: an origin, or unset (no products); UPSTREAM_TOKEN only with it, never repeated in an error', async (t) => {

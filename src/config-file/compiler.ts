@@ -1,0 +1,195 @@
+// A loaded file compiled to the very mounts TypeScript declares (records, sources, `app.mount`'s
+// definitions), checked against the database it will read. Every problem is collected, pointed at
+// in the file, and thrown together. A pure function of the file, the store and the environment.
+import Type, { type TObject, type TSchema } from 'typebox'
+import type { Mount } from '../core/mount.js'
+import type { Marking, RecordDeclaration } from '../declare/index.js'
+import { signedIn, unrestricted, type Permission } from '../permissions.js'
+import { upstreamClient, type UpstreamClient } from '../sources/upstream/index.js'
+import type { Store } from '../store/store.js'
+import { declarationFileError, pointerOf, type Issue } from './errors.js'
+import type { LoadedFile } from './loader.js'
+import { compileRecords, markingOf } from './records.js'
+import type { MountDeclaration, ParamDeclaration, RecordMountDeclaration, TextMountDeclaration, UpstreamDeclaration } from './schema.js'
+import { tableSource, tablesOf, tableText, upstreamSource, type Sourced, type Tables } from './sources.js'
+
+/** A mount, with where the file declares it (to point at a refusal `app.mount` raises). */
+export interface DeclaredMount {
+  readonly mount: Mount
+  readonly at: string
+}
+
+export interface Compiled {
+  readonly tags: ReadonlyArray<{ readonly name: string, readonly description: string }>
+  readonly mounts: readonly DeclaredMount[]
+  /** Closes the upstreams' clients. */
+  close: () => Promise<void>
+}
+
+export interface CompileContext {
+  readonly store: Pick<Store<any>, 'db' | 'kind' | 'stream' | 'counts'>
+  /** Where `${NAME}` in an upstream's origin and headers is read from. */
+  readonly env: Readonly<Record<string, string | undefined>>
+  /** Told what an upstream got wrong. */
+  readonly log: { warn: (details: object, message: string) => void }
+}
+
+const PERMISSIONS: Readonly<Record<string, Permission>> = { 'signed-in': signedIn, unrestricted }
+
+/** The file's mounts; throws a DeclarationFileError naming every problem, before anything is served. */
+export async function compileDeclarations (file: LoadedFile, context: CompileContext): Promise<Compiled> {
+  const { declarations } = file
+  const issues: Issue[] = []
+  const records = compileRecords(declarations.records, issues)
+  const clients = upstreamClients(declarations.upstreams ?? {}, context, issues)
+  const close = async (): Promise<void> => { await Promise.all([...clients.values()].map(async (client) => { await client.close() })) }
+  const tables = Object.values(declarations.sources).some((source) => 'table' in source) ? await tablesOf(context.store) : new Map()
+  const mounts: DeclaredMount[] = []
+  const urls = new Map<string, number>()
+  const names = new Map<string, number>()
+  declarations.mounts.forEach((declared, index) => {
+    const at = pointerOf('mounts', index)
+    once(urls, routeKey(declared.url), index, `${at}/url`, `serves the URL of mount ${'#'}`, issues)
+    once(names, declared.name, index, `${at}/name`, `is the name of mount ${'#'}`, issues)
+    const known = { records, clients, tables }
+    const mount = declared.kind === 'text' ? textMountOf(declared, at, known, file, context, issues) : mountOf(declared, at, known, file, context, issues)
+    if (mount !== undefined) mounts.push({ mount, at })
+  })
+  if (issues.length > 0) {
+    await close()
+    throw declarationFileError(file.path, issues, file.locate)
+  }
+  return { tags: declarations.tags ?? [], mounts, close }
+}
+
+interface Known {
+  readonly records: ReadonlyMap<string, RecordDeclaration>
+  readonly clients: ReadonlyMap<string, UpstreamClient>
+  readonly tables: Tables
+}
+
+function textMountOf (declared: TextMountDeclaration, at: string, known: Known, file: LoadedFile, context: CompileContext, issues: Issue[]): Mount | undefined {
+  const { sources } = file.declarations
+  const source = Object.hasOwn(sources, declared.source) ? sources[declared.source] : undefined
+  if (source === undefined || 'upstream' in source) {
+    issues.push({ pointer: `${at}/source`, message: `a text reads a table source; ${source === undefined ? 'it names none declared' : `"${declared.source}" is an upstream's`}` })
+    return undefined
+  }
+  const params = Object.keys(declared.params ?? {})
+  const text = tableText(source, { column: declared.text, params, at: pointerOf('sources', declared.source) }, context.store, known.tables, issues)
+  if (text === undefined) return undefined
+  return {
+    kind: 'text',
+    ...routeOf(declared),
+    source: text,
+    ...(declared.params === undefined ? {} : { params: paramsOf(declared.params) }),
+    ...(declared.paging === undefined ? {} : { paging: declared.paging })
+  }
+}
+
+/** What every mount says of its route. */
+function routeOf (declared: MountDeclaration): Pick<Mount, 'name' | 'url' | 'summary' | 'description' | 'tags' | 'permissions'> {
+  return {
+    name: declared.name,
+    url: declared.url,
+    summary: declared.summary,
+    ...(declared.description === undefined ? {} : { description: declared.description }),
+    ...(declared.tags === undefined ? {} : { tags: declared.tags }),
+    permissions: declared.permissions.map((name) => PERMISSIONS[name])
+  }
+}
+
+function mountOf (declared: RecordMountDeclaration, at: string, known: Known, file: LoadedFile, context: CompileContext, issues: Issue[]): Mount | undefined {
+  const { declarations } = file
+  const record = known.records.get(declared.record)
+  if (!Object.hasOwn(declarations.records, declared.record)) {
+    issues.push({ pointer: `${at}/record`, message: `names no declared record; declared: ${Object.keys(declarations.records).join(', ')}` })
+  }
+  const source = Object.hasOwn(declarations.sources, declared.source) ? declarations.sources[declared.source] : undefined
+  if (source === undefined) issues.push({ pointer: `${at}/source`, message: `names no declared source; declared: ${Object.keys(declarations.sources).join(', ')}` })
+  const overrides = overridesOf(declared, at, issues)
+  if (record === undefined || source === undefined) return undefined
+  for (const field of overrides.keys()) {
+    if (!Object.hasOwn(record.schema.properties, field)) issues.push({ pointer: `${at}/overrides/${pointerOf(field).slice(1)}`, message: `names no field of record ${record.name}` })
+  }
+  const params = declared.kind === 'retrieve' ? Object.keys(declared.params) : []
+  const reading = { kind: declared.kind, record, params, at: pointerOf('sources', declared.source), mountAt: at }
+  let sourced: Sourced
+  if ('upstream' in source) {
+    const client = known.clients.get(source.upstream)
+    if (client === undefined) {
+      if (!Object.hasOwn(declarations.upstreams ?? {}, source.upstream)) {
+        issues.push({ pointer: `${reading.at}/upstream`, message: `names no declared upstream; declared: ${Object.keys(declarations.upstreams ?? {}).join(', ') || 'none'}` })
+      }
+      return undefined
+    }
+    sourced = upstreamSource(source, reading, client, context.log, issues)
+  } else {
+    sourced = tableSource(source, reading, context.store, known.tables, issues)
+  }
+  const common = {
+    ...routeOf(declared),
+    declaration: record,
+    ...(overrides.size === 0 ? {} : { overrides: Object.fromEntries(overrides) }),
+    ...(declared.schemaName === undefined ? {} : { schemaName: declared.schemaName })
+  }
+  if (declared.kind === 'list') {
+    return sourced.list === undefined ? undefined : { ...common, kind: 'list', source: sourced.list, ...(declared.paging === undefined ? {} : { paging: declared.paging }) }
+  }
+  return sourced.record === undefined ? undefined : { ...common, kind: 'retrieve', source: sourced.record, params: paramsOf(declared.params) }
+}
+
+/** The schema admits one marking per override: `{ "handle": false }` alone says nothing, and changes nothing. */
+function overridesOf (declared: RecordMountDeclaration, at: string, issues: Issue[]): Map<string, Marking> {
+  const overrides = new Map<string, Marking>()
+  for (const [field, markings] of Object.entries(declared.overrides ?? {})) {
+    const marking = markingOf(markings, `${at}/overrides/${pointerOf(field).slice(1)}`, issues)
+    if (marking !== undefined) overrides.set(field, marking)
+  }
+  return overrides
+}
+
+function paramsOf (params: Readonly<Record<string, ParamDeclaration>>): TObject {
+  const properties: Record<string, TSchema> = {}
+  for (const [name, { type, ...options }] of Object.entries(params)) {
+    properties[name] = type === 'string' ? Type.String(options) : type === 'integer' ? Type.Integer(options) : Type.Number(options)
+  }
+  return Type.Object(properties)
+}
+
+function upstreamClients (upstreams: Readonly<Record<string, UpstreamDeclaration>>, context: CompileContext, issues: Issue[]): Map<string, UpstreamClient> {
+  const clients = new Map<string, UpstreamClient>()
+  for (const [name, declared] of Object.entries(upstreams)) {
+    const at = pointerOf('upstreams', name)
+    const before = issues.length
+    const origin = interpolated(declared.origin, `${at}/origin`, context.env, issues)
+    const headers = Object.fromEntries(Object.entries(declared.headers ?? {}).map(([header, value]) => [header, interpolated(value, `${at}/headers/${pointerOf(header).slice(1)}`, context.env, issues)]))
+    if (issues.length > before) continue
+    try {
+      clients.set(name, upstreamClient({ ...declared, origin, headers, log: context.log }))
+    } catch (error) {
+      issues.push({ pointer: at, message: (error as Error).message })
+    }
+  }
+  return clients
+}
+
+/** `${NAME}` replaced by the environment variable NAME: credentials stay out of the file. */
+function interpolated (value: string, at: string, env: CompileContext['env'], issues: Issue[]): string {
+  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+    const set = env[name]
+    if (set === undefined || set === '') issues.push({ pointer: at, message: `reads the environment variable ${name}, which is not set` })
+    return set ?? ''
+  })
+}
+
+/** A URL as the router sees it: `/books/:id` and `/books/:key` are one route. */
+function routeKey (url: string): string {
+  return url.replace(/:[^/]+/g, ':')
+}
+
+function once (seen: Map<string, number>, key: string, index: number, pointer: string, message: string, issues: Issue[]): void {
+  const first = seen.get(key)
+  if (first === undefined) seen.set(key, index)
+  else issues.push({ pointer, message: `${message.replace('#', String(first))} too (/mounts/${first}): each mount has its own` })
+}

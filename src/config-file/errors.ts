@@ -1,0 +1,38 @@
+// What is wrong with a declaration file, each problem where it is: the JSON pointer of the value,
+// and its line and column when the text could be read. Every problem is one line; a user's file
+// never ends in a stack trace.
+
+/** One problem: where (a JSON pointer into the file) and what was expected. */
+export interface Issue {
+  readonly pointer: string
+  readonly message: string
+}
+
+/** Line and column (1-based) of the value at a pointer, when they can be found. */
+export type Locate = (pointer: string) => { readonly line: number, readonly column: number } | undefined
+
+export class DeclarationFileError extends Error {
+  override name = 'DeclarationFileError'
+
+  /** `lines`: every problem, one line each, with its location. */
+  constructor (readonly lines: readonly string[]) {
+    super(lines.join('\n'))
+  }
+}
+
+/** The file's problems, each as `path:line:column: /pointer: message`, in the order of the file. */
+export function declarationFileError (path: string, issues: readonly Issue[], locate: Locate): DeclarationFileError {
+  const seen = new Set<string>()
+  const located = issues.map((issue) => ({ ...issue, at: locate(issue.pointer) })).filter(({ pointer, message }) => {
+    const key = `${pointer}\n${message}`
+    return seen.has(key) ? false : seen.add(key) !== undefined
+  })
+  located.sort((a, b) => (a.at?.line ?? 0) - (b.at?.line ?? 0) || (a.at?.column ?? 0) - (b.at?.column ?? 0))
+  return new DeclarationFileError(located.map(({ pointer, message, at }) =>
+    `${path}${at === undefined ? '' : `:${at.line}:${at.column}`}: ${pointer === '' ? '/' : pointer}: ${message}`))
+}
+
+/** A JSON pointer from its segments (RFC 6901 escapes). */
+export function pointerOf (...segments: ReadonlyArray<string | number>): string {
+  return segments.map((segment) => `/${String(segment).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('')
+}

@@ -1,0 +1,172 @@
+// A file's sources as the same sources TypeScript builds: a kysely query over a table or view
+// (checked against the database: the table and every column a mount reads must exist), or an
+// upstream endpoint read through one client per declared upstream.
+import { sql, type Kysely } from 'kysely'
+import type { RecordDeclaration } from '../declare/index.js'
+import { kyselyRecordSource, kyselySource } from '../sources/kysely.js'
+import type { ListSource, RecordSource, TextSource, WindowSource } from '../sources/source.js'
+import { recordTextSource } from '../sources/text.js'
+import {
+  cursorPaging, offsetPaging, pageLinkPaging, singlePaging, upstreamList, upstreamRecord, type UpstreamClient, type UpstreamPaging
+} from '../sources/upstream/index.js'
+import type { Store } from '../store/store.js'
+import type { Issue } from './errors.js'
+import type { TableSourceDeclaration, UpstreamPagingDeclaration, UpstreamSourceDeclaration } from './schema.js'
+
+/** Every table and view of the store's schema, with its columns. */
+export type Tables = ReadonlyMap<string, ReadonlySet<string>>
+
+/** What a mount reads its rows from. */
+export interface Sourced {
+  readonly list?: ListSource<unknown, any> | WindowSource<unknown, any>
+  readonly record?: RecordSource<Record<string, unknown>, any>
+}
+
+/** What a source is read for: the record it serves, and the path parameters a retrieve names it by. */
+export interface Reading {
+  readonly kind: 'list' | 'retrieve'
+  readonly record: RecordDeclaration
+  readonly params: readonly string[]
+  /** Where the source is declared, and where the mount is, for problems. */
+  readonly at: string
+  readonly mountAt: string
+}
+
+/** The tables and views of the schema the store reads (PostgreSQL: its search_path's first). */
+export async function tablesOf (store: Pick<Store<any>, 'db' | 'kind'>): Promise<Tables> {
+  const db = store.db as Kysely<any>
+  const current = store.kind === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0].schema : undefined
+  const tables = await db.introspection.getTables()
+  return new Map(tables.filter((table) => current === undefined || table.schema === current).map((table) => [table.name, new Set(table.columns.map((column) => column.name))]))
+}
+
+/** The source of a table or view, for one mount; each column it reads checked to exist. */
+export function tableSource (declared: TableSourceDeclaration, reading: Reading, store: Pick<Store<any>, 'db' | 'stream' | 'counts'>, tables: Tables, issues: Issue[]): Sourced {
+  const { at } = reading
+  const columns = columnsOf(declared, tables, at, issues)
+  if (columns === undefined) return {}
+  const missing = (column: string, pointer: string, why: string): boolean => {
+    if (columns.has(column)) return false
+    issues.push({ pointer, message: `${why} column "${column}", which table "${declared.table}" does not have; its columns: ${[...columns].join(', ')}` })
+    return true
+  }
+  const { affordances: _computed, ...fields } = reading.record.schema.properties
+  const mapped = Object.keys(fields).map((field) => ({ field, ...mappingOf(declared, field) }))
+  for (const name of Object.keys(declared.fields ?? {})) {
+    if (!Object.hasOwn(fields, name)) issues.push({ pointer: `${at}/fields/${name}`, message: `maps "${name}", which record ${reading.record.name} does not declare` })
+  }
+  let broken = mapped.map(({ field, column }) => missing(column, declared.fields?.[field] === undefined ? `${at}/table` : `${at}/fields/${field}`, `record ${reading.record.name}'s field "${field}" reads`)).includes(true)
+  const order = (typeof declared.orderBy === 'string' ? [declared.orderBy] : declared.orderBy).map((key) => key.startsWith('-') ? { column: key.slice(1), direction: 'desc' as const } : { column: key, direction: 'asc' as const })
+  broken = order.map(({ column }) => missing(column, `${at}/orderBy`, 'it is ordered by')).includes(true) || broken
+  const keys = reading.params.map((param) => {
+    const column = mapped.find(({ field }) => field === param)?.column
+    if (column === undefined) issues.push({ pointer: reading.mountAt, message: `path parameter "${param}" names no field of record ${reading.record.name}` })
+    return { param, column }
+  })
+  if (broken || keys.some(({ column }) => column === undefined)) return {}
+
+  const db = store.db as Kysely<any>
+  const query = (): any => {
+    let selected = db.selectFrom(declared.table).select((eb: any) => mapped.map(({ field, column }) => column === field ? eb.ref(column) : eb.ref(column).as(field)))
+    for (const { column, direction } of order) selected = selected.orderBy(column, direction)
+    return selected
+  }
+  const decoded = mapped.filter(({ json, omitNull }) => json || omitNull)
+  const decode = decoded.length === 0 ? undefined : (row: Record<string, unknown>) => decodeRow(row, decoded)
+  if (reading.kind === 'list') return { list: kyselySource(store, query, { decode }) }
+  return {
+    record: kyselyRecordSource((args: Record<string, unknown>) => keys.reduce((selected, { column, param }) => selected.where(column, '=', args[param]), query()), { decode })
+  }
+}
+
+/** What a text mount reads: the column holding the text, and the path parameters naming its row. */
+export interface TextReading {
+  readonly column: string
+  readonly params: readonly string[]
+  readonly at: string
+}
+
+/** The text in one column of the row the path parameters name; each column checked to exist. */
+export function tableText (declared: TableSourceDeclaration, reading: TextReading, store: Pick<Store<any>, 'db'>, tables: Tables, issues: Issue[]): TextSource<Record<string, unknown>> | undefined {
+  const columns = columnsOf(declared, tables, reading.at, issues)
+  if (columns === undefined) return undefined
+  const keys = reading.params.map((param) => ({ param, column: mappingOf(declared, param).column }))
+  const missing = [reading.column, ...keys.map(({ column }) => column)].filter((column) => !columns.has(column))
+  if (missing.length > 0) {
+    issues.push({ pointer: reading.at, message: `a text reads column ${missing.map((column) => `"${column}"`).join(', ')}, which table "${declared.table}" does not have; its columns: ${[...columns].join(', ')}` })
+    return undefined
+  }
+  const db = store.db as Kysely<any>
+  const query = (args: Record<string, unknown>): any => keys.reduce(
+    (selected: any, { column, param }) => selected.where(column, '=', args[param]),
+    db.selectFrom(declared.table).select((eb: any) => eb.ref(reading.column).as('text'))
+  )
+  const row = kyselyRecordSource<Record<string, unknown>, { text: unknown }>(query)
+  return recordTextSource(row, ({ text }: { text: unknown }) => linesOf(text))
+}
+
+/** A text's lines, without their breaks; a last line break ends the last line, and NULL is no text. */
+function linesOf (text: unknown): string[] {
+  if (text === null || text === undefined || text === '') return []
+  const lines = String(text).split(/\r?\n/)
+  if (lines.at(-1) === '') lines.pop()
+  return lines
+}
+
+/** The source of an upstream endpoint, for one mount. */
+export function upstreamSource (declared: UpstreamSourceDeclaration, reading: Reading, client: UpstreamClient, log: { warn: (details: object, message: string) => void }, issues: Issue[]): Sourced {
+  const { at } = reading
+  const named = [...declared.path.matchAll(/\{([^}]*)\}/g)].map((match) => match[1])
+  const unknown = named.filter((name) => !reading.params.includes(name))
+  if (unknown.length > 0) {
+    issues.push({ pointer: `${at}/path`, message: `names ${unknown.map((name) => `{${name}}`).join(', ')}, which ${reading.kind === 'list' ? 'a list cannot fill: it has no path parameters' : 'are not path parameters of the mount'}` })
+    return {}
+  }
+  if ((reading.kind === 'list') !== (declared.paging !== undefined)) {
+    issues.push({ pointer: reading.mountAt, message: reading.kind === 'list' ? 'a list reads an upstream source that says its "paging"' : 'one record reads an upstream source without "paging"' })
+    return {}
+  }
+  const common = { client, declaration: reading.record, fields: declared.fields, log }
+  try {
+    if (declared.paging !== undefined) {
+      return { list: upstreamList({ ...common, path: declared.path, paging: pagingOf(declared.paging), maxRows: declared.maxRows }) }
+    }
+    const path = (args: Record<string, unknown>): string => declared.path.replace(/\{([^}]*)\}/g, (_, name: string) => encodeURIComponent(String(args[name])))
+    return { record: upstreamRecord({ ...common, path, item: declared.item }) }
+  } catch (error) {
+    issues.push({ pointer: at, message: (error as Error).message })
+    return {}
+  }
+}
+
+/** The columns of the source's table, or undefined (and the issue) when the database has no such table. */
+function columnsOf (declared: TableSourceDeclaration, tables: Tables, at: string, issues: Issue[]): ReadonlySet<string> | undefined {
+  const columns = tables.get(declared.table)
+  if (columns === undefined) issues.push({ pointer: `${at}/table`, message: `the database has no table or view "${declared.table}"; it has: ${[...tables.keys()].join(', ') || 'none'}` })
+  return columns
+}
+
+function pagingOf (declared: UpstreamPagingDeclaration): UpstreamPaging {
+  switch (declared.style) {
+    case 'page-link': return pageLinkPaging(declared)
+    case 'offset': return offsetPaging(declared)
+    case 'cursor': return cursorPaging(declared)
+    default: return singlePaging(declared)
+  }
+}
+
+function mappingOf (declared: TableSourceDeclaration, field: string): { column: string, json: boolean, omitNull: boolean } {
+  const mapping = declared.fields?.[field]
+  if (mapping === undefined || typeof mapping === 'string') return { column: mapping ?? field, json: false, omitNull: false }
+  return { column: mapping.column ?? field, json: mapping.json === true, omitNull: mapping.omitNull === true }
+}
+
+function decodeRow (row: Record<string, unknown>, decoded: ReadonlyArray<{ field: string, json: boolean, omitNull: boolean }>): Record<string, unknown> {
+  const out = { ...row }
+  for (const { field, json, omitNull } of decoded) {
+    const value = out[field]
+    if (value === null && omitNull) delete out[field]
+    else if (json && typeof value === 'string') out[field] = JSON.parse(value)
+  }
+  return out
+}

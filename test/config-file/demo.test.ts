@@ -1,0 +1,74 @@
+// The demo catalogue declared in examples/demo.gateway.json serves what the TypeScript demo serves:
+// every route, to both audiences, byte for byte, the same MCP tools, and the same OpenAPI document.
+// The book text's lines are computed by a function, which a file cannot declare: that one mount is
+// added in TypeScript beside the file's, so the whole document is compared, nothing left out.
+import type { FastifyInstance } from 'fastify'
+import Type from 'typebox'
+import t from 'tap'
+import { bookText } from '../../routes/books/text.js'
+import { signedIn } from '../../src/permissions.js'
+import { kyselyRecordSource, recordTextSource } from '../../src/sources/index.js'
+import { AUTH, buildApp } from '../helpers/app.js'
+import { buildDeclaredApp } from '../helpers/declared-app.js'
+
+const MAX_TEXT_LINES = 200
+
+/** The TypeScript demo's text mount, as routes/books/index.ts declares it. */
+async function bookTextMount (app: FastifyInstance): Promise<void> {
+  const book = kyselyRecordSource(({ id }: { id: number }) => app.store.db.selectFrom('books').selectAll().orderBy('id').where('id', '=', id))
+  app.mount({
+    kind: 'text',
+    name: 'getBookText',
+    url: '/books/:id/text',
+    summary: 'Read a book\'s text',
+    description: `The whole text as text/plain, or for an agent a window of lines (at most ${MAX_TEXT_LINES}).`,
+    tags: ['books'],
+    params: Type.Object({ id: Type.Integer({ description: 'The book\'s identifier.' }) }),
+    source: recordTextSource(book, bookText),
+    permissions: [signedIn],
+    paging: { style: 'lines', ceiling: MAX_TEXT_LINES }
+  })
+}
+
+const { app: typed } = await buildApp(t)
+const declared = await buildDeclaredApp(t, 'examples/demo.gateway.json', { also: bookTextMount })
+
+const CALLS = [
+  '/books', '/books?page=2&limit=2', '/books?limit=500', '/books?page=9', '/books/with-authors', '/books/with-authors?limit=1',
+  '/books/1', '/books/2', '/books/3', '/books/99', '/books/x',
+  '/invoices', '/invoices?limit=1&page=2',
+  '/ledger', '/ledger?offset=1200&limit=100', '/ledger?limit=1000', '/ledger?offset=5000', '/ledger?offset=-1',
+  '/books?unknown=1', '/books?page=0'
+]
+
+const AUDIENCES = { plain: AUTH, agent: { ...AUTH, 'x-audience': 'agent' }, anonymous: {} } as const
+
+for (const url of CALLS) {
+  for (const [audience, headers] of Object.entries(AUDIENCES)) {
+    t.test(`GET ${url} as ${audience}: the same answer`, async (t) => {
+      const [expected, actual] = await Promise.all([typed, declared].map(async (app) => await app.inject({ method: 'GET', url, headers })))
+      t.equal(actual.statusCode, expected.statusCode, 'status')
+      t.equal(actual.headers['content-type'], expected.headers['content-type'], 'media type')
+      t.equal(actual.headers.etag, expected.headers.etag, 'ETag')
+      t.equal(actual.body, expected.body, 'body, byte for byte')
+    })
+  }
+}
+
+t.test('the whole OpenAPI document is the same', async (t) => {
+  const [expected, actual] = await Promise.all([typed, declared].map(async (app) => (await app.inject({ method: 'GET', url: '/openapi.json' })).json()))
+  t.ok(Object.keys(expected.paths).length >= 6, 'the demo\'s paths are there')
+  t.strictSame(actual, expected)
+})
+
+t.test('the same MCP tools', async (t) => {
+  const list = async (app: FastifyInstance): Promise<unknown> => (await app.inject({
+    method: 'POST',
+    url: '/mcp',
+    headers: { ...AUTH, host: 'localhost', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' }
+  })).body
+  const [expected, actual] = await Promise.all([list(typed), list(declared)])
+  t.match(expected, 'listLedgerEntries')
+  t.equal(actual, expected)
+})

@@ -1,0 +1,29 @@
+// The file-declared demo on PostgreSQL, in a fresh schema of its own beside others: its tables are
+// found in the schema the URL names (not in another schema holding tables of the same name), and it
+// serves what the TypeScript demo serves from the same store.
+import t from 'tap'
+import { AUTH, buildApp } from '../helpers/app.js'
+import { buildDeclaredApp } from '../helpers/declared-app.js'
+import { freshSchema, needs } from '../helpers/services.js'
+
+if (await needs(t, 'PostgreSQL')) {
+  const store = freshSchema()
+  t.teardown(store.drop)
+  const { app: typed } = await buildApp(t, { databaseUrl: store.url })
+  const declared = await buildDeclaredApp(t, 'examples/demo.gateway.json', { databaseUrl: store.url })
+  for (const url of ['/books', '/books/2', '/invoices', '/ledger?offset=1230']) {
+    t.test(`GET ${url}: the same answer, both audiences`, async (t) => {
+      for (const headers of [AUTH, { ...AUTH, 'x-audience': 'agent' }]) {
+        const [expected, actual] = await Promise.all([typed, declared].map(async (app) => await app.inject({ method: 'GET', url, headers })))
+        t.equal(actual.statusCode, expected.statusCode)
+        t.equal(actual.body, expected.body)
+      }
+    })
+  }
+  t.test('a table of another schema is not one of this store\'s', async (t) => {
+    const other = freshSchema()
+    t.teardown(other.drop)
+    const error = await buildDeclaredApp(t, 'examples/demo.gateway.json', { databaseUrl: other.url, setUp: async (db) => { await db.schema.createTable('books').addColumn('id', 'integer').execute() } }).catch((error: Error) => error)
+    t.match(String(error), /\/sources\/invoices\/table: the database has no table or view "invoices"; it has: books/)
+  })
+}
