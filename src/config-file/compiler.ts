@@ -4,7 +4,7 @@
 import Type, { type TObject, type TSchema } from 'typebox'
 import type { Mount } from '../core/mount.js'
 import type { Marking, RecordDeclaration } from '../declare/index.js'
-import { signedIn, unrestricted, type Permission } from '../permissions.js'
+import { scope, signedIn, unrestricted, type Permission } from '../permissions.js'
 import { upstreamClient, type UpstreamClient } from '../sources/upstream/index.js'
 import type { Store } from '../store/store.js'
 import { declarationFileError, pointerOf, type Issue } from './errors.js'
@@ -27,7 +27,7 @@ export interface Compiled {
 }
 
 export interface CompileContext {
-  readonly store: Pick<Store<any>, 'db' | 'kind' | 'stream' | 'counts'>
+  readonly store: Pick<Store<any>, 'db' | 'kind' | 'stream' | 'counts'> & Partial<Pick<Store<any>, 'versionTag' | 'dataVersion'>>
   /** Where `${NAME}` in an upstream's origin and headers is read from. */
   readonly env: Readonly<Record<string, string | undefined>>
   /** Told what an upstream got wrong. */
@@ -95,7 +95,7 @@ function routeOf (declared: MountDeclaration): Pick<Mount, 'name' | 'url' | 'sum
     summary: declared.summary,
     ...(declared.description === undefined ? {} : { description: declared.description }),
     ...(declared.tags === undefined ? {} : { tags: declared.tags }),
-    permissions: declared.permissions.map((name) => PERMISSIONS[name])
+    permissions: declared.permissions.map((name) => name.startsWith('scope:') ? scope(name.slice('scope:'.length)) : PERMISSIONS[name])
   }
 }
 
@@ -134,7 +134,7 @@ function mountOf (declared: RecordMountDeclaration, at: string, known: Known, fi
     ...(declared.schemaName === undefined ? {} : { schemaName: declared.schemaName })
   }
   if (declared.kind === 'list') {
-    return sourced.list === undefined ? undefined : { ...common, kind: 'list', source: sourced.list, ...(declared.paging === undefined ? {} : { paging: declared.paging }) }
+    return sourced.list === undefined ? undefined : { ...common, kind: 'list', source: sourced.list, ...(declared.paging === undefined ? {} : { paging: declared.paging }), ...(declared.filters === undefined ? {} : { filters: declared.filters }) }
   }
   return sourced.record === undefined ? undefined : { ...common, kind: 'retrieve', source: sourced.record, params: paramsOf(declared.params) }
 }

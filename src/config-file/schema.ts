@@ -146,7 +146,8 @@ const TableSource = closed({
     minItems: 1,
     description: 'The columns rows are ordered by, a stable key (`id`, or `["posted_at", "id"]`); `-id` is descending.'
   }),
-  fields: Type.Optional(map(ColumnMapping, 'Where a field is read from, where the column is not named like it.'))
+  fields: Type.Optional(map(ColumnMapping, 'Where a field is read from, where the column is not named like it.')),
+  seek: Type.Optional(Type.Boolean({ description: 'Deep pages start from anchors of the order key instead of skipping rows: only for one ascending, unique, indexed column (a primary key).' }))
 }, { description: 'Rows of a table or view, ordered by a stable key.' })
 
 const positiveOf = (names: readonly string[], description: string): TSchema =>
@@ -240,10 +241,20 @@ const route = {
   tags: Type.Optional(Type.Array(Type.String(), { description: 'The tags it is listed under.' }))
 }
 
-const permissions = Type.Array(oneOf(PERMISSIONS, 'A check: `signed-in` or `unrestricted`.'), {
+/** A check by name, or a scope a key must carry, as `API_KEYS` gives keys theirs: `scope:invoices:read`. */
+const PERMISSION = `^(${PERMISSIONS.join('|')}|scope:[A-Za-z0-9_.:/-]+)$`
+
+const permissions = Type.Array(Type.String({
+  pattern: PERMISSION,
+  description: 'A check: `signed-in`, `unrestricted`, or `scope:<name>` (a key carrying that scope).'
+}), {
   minItems: 1,
-  description: 'Every check must allow the caller: `signed-in` (a valid key) or `unrestricted` (anyone).'
+  description: 'Every check must allow the caller: `signed-in` (a valid key), `unrestricted` (anyone) or `scope:<name>` (a key with that scope).'
 })
+
+const FILTER_KINDS = ['equals', 'range', 'prefix'] as const
+
+const filters = map(oneOf(FILTER_KINDS, '`equals` (argument `<field>`), `range` (`<field>_min`, `<field>_max`) or `prefix` (`<field>_prefix`).'), 'Filter arguments by top-level field, applied by the source and counted before paging.')
 
 const mountBase = {
   ...route,
@@ -280,7 +291,7 @@ const Mount = Type.Unsafe({
   description: 'A route: a record served from a source at a URL, to plain clients and agents, over HTTP and MCP.',
   discriminator: { propertyName: 'kind' },
   oneOf: [
-    closed({ kind: Type.Literal('list'), ...mountBase, paging: Type.Optional(ListPaging) }, { description: 'A list: a bare array to a plain client, a page to an agent.' }),
+    closed({ kind: Type.Literal('list'), ...mountBase, paging: Type.Optional(ListPaging), filters: Type.Optional(filters) }, { description: 'A list: a bare array to a plain client, a page to an agent.' }),
     closed({
       kind: Type.Literal('retrieve'),
       ...mountBase,
@@ -375,6 +386,7 @@ export interface TableSourceDeclaration {
   readonly table: string
   readonly orderBy: string | readonly string[]
   readonly fields?: Readonly<Record<string, ColumnMapping>>
+  readonly seek?: boolean
 }
 
 export type UpstreamPagingDeclaration =
@@ -423,10 +435,12 @@ interface MountDeclarationBase {
   readonly tags?: readonly string[]
   readonly record: string
   readonly source: string
-  readonly permissions: ReadonlyArray<typeof PERMISSIONS[number]>
+  readonly permissions: readonly PermissionDeclaration[]
   readonly overrides?: Readonly<Record<string, Markings>>
   readonly schemaName?: string
 }
+
+export type PermissionDeclaration = typeof PERMISSIONS[number] | `scope:${string}`
 
 export type ListPagingDeclaration =
   | { readonly style: 'page', readonly ceiling?: number, readonly defaultLimit?: number }
@@ -440,14 +454,14 @@ export interface TextMountDeclaration {
   readonly description?: string
   readonly tags?: readonly string[]
   readonly source: string
-  readonly permissions: ReadonlyArray<typeof PERMISSIONS[number]>
+  readonly permissions: readonly PermissionDeclaration[]
   readonly text: string
   readonly params?: Readonly<Record<string, ParamDeclaration>>
   readonly paging?: { readonly style: 'lines', readonly ceiling?: number }
 }
 
 export type RecordMountDeclaration =
-  | MountDeclarationBase & { readonly kind: 'list', readonly paging?: ListPagingDeclaration }
+  | MountDeclarationBase & { readonly kind: 'list', readonly paging?: ListPagingDeclaration, readonly filters?: Readonly<Record<string, typeof FILTER_KINDS[number]>> }
   | MountDeclarationBase & { readonly kind: 'retrieve', readonly params: Readonly<Record<string, ParamDeclaration>> }
 
 export type MountDeclaration = RecordMountDeclaration | TextMountDeclaration

@@ -41,7 +41,7 @@ export async function tablesOf (store: Pick<Store<any>, 'db' | 'kind'>): Promise
 }
 
 /** The source of a table or view, for one mount; each column it reads checked to exist. */
-export function tableSource (declared: TableSourceDeclaration, reading: Reading, store: Pick<Store<any>, 'db' | 'stream' | 'counts'>, tables: Tables, issues: Issue[]): Sourced {
+export function tableSource (declared: TableSourceDeclaration, reading: Reading, store: Pick<Store<any>, 'db' | 'stream' | 'counts'> & Partial<Pick<Store<any>, 'versionTag' | 'dataVersion'>>, tables: Tables, issues: Issue[]): Sourced {
   const { at } = reading
   const columns = columnsOf(declared, tables, at, issues)
   if (columns === undefined) return {}
@@ -58,6 +58,10 @@ export function tableSource (declared: TableSourceDeclaration, reading: Reading,
   let broken = mapped.map(({ field, column }) => missing(column, declared.fields?.[field] === undefined ? `${at}/table` : `${at}/fields/${field}`, `record ${reading.record.name}'s field "${field}" reads`)).includes(true)
   const order = (typeof declared.orderBy === 'string' ? [declared.orderBy] : declared.orderBy).map((key) => key.startsWith('-') ? { column: key.slice(1), direction: 'desc' as const } : { column: key, direction: 'asc' as const })
   broken = order.map(({ column }) => missing(column, `${at}/orderBy`, 'it is ordered by')).includes(true) || broken
+  if (declared.seek === true && (order.length !== 1 || order[0].direction !== 'asc')) {
+    issues.push({ pointer: `${at}/seek`, message: 'seeks by one ascending order key; order it by one column, ascending, or leave seek out' })
+    broken = true
+  }
   const keys = reading.params.map((param) => {
     const column = mapped.find(({ field }) => field === param)?.column
     if (column === undefined) issues.push({ pointer: reading.mountAt, message: `path parameter "${param}" names no field of record ${reading.record.name}` })
@@ -73,7 +77,9 @@ export function tableSource (declared: TableSourceDeclaration, reading: Reading,
   }
   const decoded = mapped.filter(({ json, omitNull }) => json || omitNull)
   const decode = decoded.length === 0 ? undefined : (row: Record<string, unknown>) => decodeRow(row, decoded)
-  if (reading.kind === 'list') return { list: kyselySource(store, query, { decode }) }
+  // A filter compares the column itself: WHERE cannot name the field a column is selected as.
+  const renamed = Object.fromEntries(mapped.filter(({ field, column }) => field !== column).map(({ field, column }) => [field, column]))
+  if (reading.kind === 'list') return { list: kyselySource(store, query, { decode, columns: renamed, ...(declared.seek === true ? { keyset: { column: order[0].column } } : {}) }) }
   return {
     record: kyselyRecordSource((args: Record<string, unknown>) => keys.reduce((selected, { column, param }) => selected.where(column, '=', args[param]), query()), { decode })
   }

@@ -36,8 +36,8 @@ const declared = await buildDeclaredApp(t, 'examples/demo.gateway.json', { also:
 const CALLS = [
   '/books', '/books?page=2&limit=2', '/books?limit=500', '/books?page=9', '/books/with-authors', '/books/with-authors?limit=1',
   '/books/1', '/books/2', '/books/3', '/books/99', '/books/x',
-  '/invoices', '/invoices?limit=1&page=2',
-  '/ledger', '/ledger?offset=1200&limit=100', '/ledger?limit=1000', '/ledger?offset=5000', '/ledger?offset=-1',
+  '/invoices', '/invoices?limit=1&page=2', '/invoices?status=PAID', '/invoices?number_prefix=INV-2', '/invoices?status=paid',
+  '/ledger', '/ledger?offset=1200&limit=100', '/ledger?posted_at_min=2026-03-01T00:00:00Z&posted_at_max=2026-03-02T00:00:00Z&limit=3', '/ledger?limit=1000', '/ledger?offset=5000', '/ledger?offset=-1',
   '/books?unknown=1', '/books?page=0'
 ]
 
@@ -49,7 +49,10 @@ for (const url of CALLS) {
       const [expected, actual] = await Promise.all([typed, declared].map(async (app) => await app.inject({ method: 'GET', url, headers })))
       t.equal(actual.statusCode, expected.statusCode, 'status')
       t.equal(actual.headers['content-type'], expected.headers['content-type'], 'media type')
-      t.equal(actual.headers.etag, expected.headers.etag, 'ETag')
+      // A plain list's weak tag names the statement that reads it, which each app writes its own way.
+      const weak = /^W\/"plain-/
+      if (weak.test(String(expected.headers.etag))) t.match(actual.headers.etag, weak, 'a plain list\'s weak ETag')
+      else t.equal(actual.headers.etag, expected.headers.etag, 'ETag')
       t.equal(actual.body, expected.body, 'body, byte for byte')
     })
   }

@@ -249,3 +249,25 @@ t.test('a text reads an existing column of a declared table', async (t) => {
     '/mounts/1/source: a text reads a table source; "api" is an upstream\'s'
   ])
 })
+
+t.test('scopes, filters on a renamed column, and seeking by the order key', async (t) => {
+  const compiled = await compileDeclarations(fileOf({
+    records: { Book: { fields: { ...BOOK.fields, state: { type: 'string' } } } },
+    sources: { books: { table: 'books', orderBy: 'id', seek: true, fields: { state: 'status' } } },
+    mounts: [list({ permissions: ['scope:books:read'], filters: { state: 'equals' } })]
+  }), { store, env: {}, log })
+  t.teardown(compiled.close)
+  const [books] = compiled.mounts.map(({ mount }) => mount) as any[]
+  t.strictSame(books.permissions.map((p: { name: string }) => p.name), ['scope books:read'])
+  t.strictSame(books.filters, { state: 'equals' })
+  const drafts = await books.source.slice({}, 0, 5, [{ field: 'state', op: 'equals', value: 'draft' }])
+  t.strictSame(drafts, [{ id: 2, title: 'The Lathe of Heaven', state: 'draft' }], 'the filter compares the column the field is read from')
+})
+
+t.test('seeking needs one ascending order key', async (t) => {
+  for (const orderBy of ['-id', ['status', 'id']]) {
+    t.strictSame(await refused({ records: { Book: BOOK }, sources: { books: { table: 'books', orderBy, seek: true } }, mounts: [list()] }), [
+      '/sources/books/seek: seeks by one ascending order key; order it by one column, ascending, or leave seek out'
+    ], JSON.stringify(orderBy))
+  }
+})
