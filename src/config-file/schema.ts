@@ -2,6 +2,7 @@
 // for editors, and checked at start. Tagged unions (a mount's kind, a formatter, a paging style) use
 // `discriminator`, so a mistake is reported against the one branch its tag names, not every branch.
 import Type, { type TSchema } from 'typebox'
+import type { UpstreamOptions } from '../sources/upstream/client.js'
 
 /** Where the published copy lives, from the project's root. */
 export const SCHEMA_PATH = 'schema/gateway.schema.json'
@@ -406,16 +407,8 @@ export interface UpstreamSourceDeclaration {
 
 export type SourceDeclaration = TableSourceDeclaration | UpstreamSourceDeclaration
 
-export interface UpstreamDeclaration {
-  readonly origin: string
-  readonly headers?: Readonly<Record<string, string>>
-  readonly timeouts?: { readonly connectMs?: number, readonly headersMs?: number, readonly bodyMs?: number }
-  readonly deadlineMs?: number
-  readonly retries?: { readonly attempts?: number, readonly baseMs?: number, readonly maxMs?: number }
-  readonly breaker?: { readonly failures?: number, readonly halfOpenAfterMs?: number }
-  readonly concurrency?: { readonly limit?: number, readonly queue?: number }
-  readonly maxBytes?: number
-}
+/** What a file says of an upstream: the client's own options, but where its failures are logged. */
+export type UpstreamDeclaration = Omit<UpstreamOptions, 'log'>
 
 export interface ParamDeclaration {
   readonly type: 'string' | 'integer' | 'number'
