@@ -48,6 +48,10 @@ t.test('requests the SDK would refuse are not answered directly', async (t) => {
   const post = async (headers: Record<string, string>) => await app.inject({ method: 'POST', url: '/mcp', headers: { ...MCP_HEADERS, ...headers }, payload: call })
   t.equal((await post({ accept: 'application/json' })).statusCode, 406, 'an Accept without the event stream')
   t.equal((await post({ accept: 'text/event-stream' })).statusCode, 406, 'an Accept without JSON')
+  t.equal((await post({ 'content-type': 'text/plain' })).statusCode, 415, 'a body that is not JSON')
+  const { 'content-type': _json, ...bare } = MCP_HEADERS
+  const untyped = await app.inject({ method: 'POST', url: '/mcp', headers: bare })
+  t.equal(untyped.statusCode, 415, 'no Content-Type, no body')
   const unsupported = await post({ 'mcp-protocol-version': '1999-01-01' })
   t.equal(unsupported.statusCode, 400, 'a revision nobody serves')
   t.match(JSON.parse(unsupported.body), { error: { message: /Unsupported protocol version: 1999-01-01/ } })
