@@ -34,9 +34,15 @@ export function directCallOf (body: unknown): DirectCall | undefined {
   return { id: id as string | number, name: params.name, arguments: args }
 }
 
-/** The JSON-RPC response carrying a tool's result, as the SDK serializes it. */
+/**
+ * The JSON-RPC response carrying a tool's result, as the SDK serializes it. A served result's text
+ * block is its structured content's JSON (tools.ts writes it so), so that JSON is written once and
+ * sent twice, not serialized again; the bytes are the same.
+ */
 export function directAnswer (call: DirectCall, result: ToolResult): string {
-  return JSON.stringify({ result, jsonrpc: '2.0', id: call.id })
+  if (result.structuredContent === undefined) return JSON.stringify({ result, jsonrpc: '2.0', id: call.id })
+  const { text } = result.content[0]
+  return `{"result":{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`
 }
 
 function isPlainObject (value: unknown): value is Record<string, unknown> {

@@ -82,6 +82,7 @@ function inputSchema (resource: Resource): ToolDefinition['inputSchema'] {
   } as unknown as ToolDefinition['inputSchema']
 }
 
+/** The body as structured content, and its JSON as the one text block (direct.ts relies on it being exactly that). */
 function answered (body: Record<string, unknown>): ToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body }
 }
