@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify'
 import Type from 'typebox'
 import { Marking } from '../../src/declare/index.js'
 import { signedIn } from '../../src/permissions.js'
-import { kyselyRecordSource, kyselySource, recordTextSource } from '../../src/sources/index.js'
+import { kyselyRecordSource, kyselySource, recordTextSource, type RecordSource } from '../../src/sources/index.js'
+import type { Database } from '../../src/store/index.js'
 import { Book } from './book.js'
 import { bookText } from './text.js'
 
@@ -60,6 +61,14 @@ export default async function books (app: FastifyInstance): Promise<void> {
     permissions: [signedIn]
   })
 
+  mountBookText(app)
+}
+
+/**
+ * Each book's text, written by a function from the book (routes/books/text.ts): what a declaration
+ * file cannot declare, so its demo mounts this one route beside the file's.
+ */
+export function mountBookText (app: FastifyInstance): void {
   app.mount({
     kind: 'text',
     name: 'getBookText',
@@ -68,8 +77,12 @@ export default async function books (app: FastifyInstance): Promise<void> {
     description: `The whole text as text/plain, or for an agent a window of lines (at most ${MAX_TEXT_LINES}).`,
     tags: ['books'],
     params: BookParams,
-    source: recordTextSource(book, bookText),
+    source: recordTextSource(bookById(app), bookText),
     permissions: [signedIn],
     paging: { style: 'lines', ceiling: MAX_TEXT_LINES }
   })
+}
+
+function bookById (app: FastifyInstance): RecordSource<{ id: number }, Database['books']> {
+  return kyselyRecordSource(({ id }: { id: number }) => app.store.db.selectFrom('books').selectAll().orderBy('id').where('id', '=', id))
 }

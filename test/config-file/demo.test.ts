@@ -3,32 +3,15 @@
 // The book text's lines are computed by a function, which a file cannot declare: that one mount is
 // added in TypeScript beside the file's, so the whole document is compared, nothing left out.
 import type { FastifyInstance } from 'fastify'
-import Type from 'typebox'
 import t from 'tap'
-import { bookText } from '../../routes/books/text.js'
-import { signedIn } from '../../src/permissions.js'
-import { kyselyRecordSource, recordTextSource } from '../../src/sources/index.js'
+import { mountBookText } from '../../routes/books/index.js'
 import { AUTH, buildApp } from '../helpers/app.js'
 import { buildDeclaredApp } from '../helpers/declared-app.js'
 import { sameValidator } from '../helpers/etag.js'
 
-const MAX_TEXT_LINES = 200
-
 /** The TypeScript demo's text mount, as routes/books/index.ts declares it. */
 async function bookTextMount (app: FastifyInstance): Promise<void> {
-  const book = kyselyRecordSource(({ id }: { id: number }) => app.store.db.selectFrom('books').selectAll().orderBy('id').where('id', '=', id))
-  app.mount({
-    kind: 'text',
-    name: 'getBookText',
-    url: '/books/:id/text',
-    summary: 'Read a book\'s text',
-    description: `The whole text as text/plain, or for an agent a window of lines (at most ${MAX_TEXT_LINES}).`,
-    tags: ['books'],
-    params: Type.Object({ id: Type.Integer({ description: 'The book\'s identifier.' }) }),
-    source: recordTextSource(book, bookText),
-    permissions: [signedIn],
-    paging: { style: 'lines', ceiling: MAX_TEXT_LINES }
-  })
+  mountBookText(app)
 }
 
 const { app: typed } = await buildApp(t)
