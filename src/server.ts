@@ -2,17 +2,19 @@
 // on SIGTERM a drain (readiness 503, everything else still served) so a balancer takes the replica
 // out, then the listener closed while requests in flight finish, within a grace period.
 import { realpathSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
 import type { Server } from 'node:http'
-import type { Socket } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
 import closeWithGrace from 'close-with-grace'
 import fp from 'fastify-plugin'
-import Fastify, { type FastifyError, type FastifyHttpOptions, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
+import type { FastifyBaseLogger, FastifyError, FastifyHttpOptions, FastifyReply, FastifyRequest } from 'fastify'
+import { pino, type LoggerOptions } from 'pino'
 import app from './app.js'
-import { DeclarationFileError, loadDeclarationFile, type LoadedFile } from './config-file/index.js'
+import { DeclarationFileError, type LoadedFile } from './config-file/index.js'
 import declaredApp from './declared-app.js'
+import { createListener, Generations, type ListenerOptions } from './generations.js'
+import { buildGeneration, readDeclarationFile, reloader, UnreadableFileError, type AppGeneration } from './reload.js'
 import { PROBLEM_MEDIA_TYPE } from './audience.js'
 import { writeRawProblem } from './http/raw-answer.js'
 import { apiSecurityHeaders } from '../plugins/security-headers.js'
@@ -21,7 +23,7 @@ import { problem } from './core/errors.js'
 import { problemOf } from './core/problem.js'
 
 /** Never log credentials: the bearer key is redacted wherever a request is logged. */
-export function loggerOptions (level: Config['logLevel']): FastifyServerOptions['logger'] {
+export function loggerOptions (level: Config['logLevel']): LoggerOptions {
   return { level, redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' } }
 }
 
@@ -32,21 +34,30 @@ const REQUEST_TIMEOUT_MS = 10_000
 export const DEADLINE_CHECK_MS = 1000
 
 /**
- * The server as `npm start` runs it: the logger, and limits for a read-only API whose requests are
- * small and quick, so a slow or oversized one is cut short rather than holding a socket.
+ * The listening socket's limits, for a read-only API whose requests are small and quick, so a slow
+ * one is cut short rather than holding a socket. Fastify sets them on a server of its own; the
+ * process sets them on its one listener (src/generations.ts).
+ */
+export const LISTENER_LIMITS: ListenerOptions = {
+  // A client trickling its request in byte by byte cannot hold a socket. Node checks the deadline
+  // every 30 s by default, so it would fire anywhere up to 30 s late: checked every second here.
+  requestTimeout: REQUEST_TIMEOUT_MS,
+  // A request without Host is refused as a problem (plugins/well-formed.ts), not by Node's bare 400.
+  http: { connectionsCheckingInterval: DEADLINE_CHECK_MS, requireHostHeader: false },
+  // A socket with no traffic either way for 30 s is closed, a reader that stopped reading included.
+  connectionTimeout: 30_000,
+  // Idle keep-alive sockets outlive a load balancer's usual 60 s, so the balancer closes them first.
+  keepAliveTimeout: 72_000
+}
+
+/**
+ * The server as `npm start` runs it: the logger, the listener's limits, and limits for a read-only
+ * API whose requests are small and quick, so an oversized one is refused rather than read.
  */
 export function serverOptions (level: Config['logLevel']): FastifyHttpOptions<Server> {
   return {
     logger: loggerOptions(level),
-    // A client trickling its request in byte by byte cannot hold a socket. Node checks the deadline
-    // every 30 s by default, so it would fire anywhere up to 30 s late: checked every second here.
-    requestTimeout: REQUEST_TIMEOUT_MS,
-    // A request without Host is refused as a problem (plugins/well-formed.ts), not by Node's bare 400.
-    http: { connectionsCheckingInterval: DEADLINE_CHECK_MS, requireHostHeader: false },
-    // A socket with no traffic either way for 30 s is closed, a reader that stopped reading included.
-    connectionTimeout: 30_000,
-    // Idle keep-alive sockets outlive a load balancer's usual 60 s, so the balancer closes them first.
-    keepAliveTimeout: 72_000,
+    ...LISTENER_LIMITS,
     // Nothing here takes a body: 1 KiB is room for a stray one, not for an upload.
     bodyLimit: 1024,
     routerOptions: { maxParamLength: 100 },
@@ -98,28 +109,38 @@ const RAW_SECURITY_HEADERS = apiSecurityHeaders()
  * served, each answer with `Connection: close`), then close the listener and idle sockets and let
  * requests in flight finish for up to `shutdownGraceSeconds`; exit 0. Requests still in flight then
  * are cut (a streamed list ends without its final chunk) and the process exits 1. SIGINT (Ctrl-C)
- * skips the drain; a second signal exits 1 at once.
+ * skips the drain; a second signal exits 1 at once. From the drain on, a reload is refused.
  */
-function shutDownGracefully (server: FastifyInstance, config: Pick<Config, 'shutdownDrainSeconds' | 'shutdownGraceSeconds'>): void {
+function shutDownGracefully (listener: Server, generations: Generations<AppGeneration>, log: FastifyBaseLogger, config: Pick<Config, 'shutdownDrainSeconds' | 'shutdownGraceSeconds'>): void {
   const drainMs = config.shutdownDrainSeconds * 1000
   closeWithGrace({
     delay: drainMs + config.shutdownGraceSeconds * 1000,
-    logger: { error: (message: unknown) => { server.log.error(message) } },
-    onTimeout: () => { server.log.error({ cut: server.inFlight }, 'the grace period is over: requests still in flight are cut, exiting 1') }
+    logger: { error: (message: unknown) => { log.error(message) } },
+    onTimeout: () => { log.error({ cut: generations.inFlight }, 'the grace period is over: requests still in flight are cut, exiting 1') }
   }, async ({ signal, err }) => {
     /* c8 ignore next 4 -- only an uncaught error takes this branch, and no test may crash the server */
     if (err !== undefined) {
-      server.log.error({ err }, 'closing after an error')
-      return await server.close()
+      log.error({ err }, 'closing after an error')
+      return await closeAll(listener, generations)
     }
-    server.drain()
+    generations.current.app.drain()
     if (signal === 'SIGTERM' && drainMs > 0) {
-      server.log.info({ signal, drainSeconds: config.shutdownDrainSeconds }, 'draining: readiness answers 503, requests are still served')
+      log.info({ signal, drainSeconds: config.shutdownDrainSeconds }, 'draining: readiness answers 503, requests are still served')
       await sleep(drainMs)
     }
-    server.log.info({ signal, inFlight: server.inFlight, graceSeconds: config.shutdownGraceSeconds }, 'closing: no new connections, requests in flight finish')
-    await server.close()
+    log.info({ signal, inFlight: generations.inFlight, graceSeconds: config.shutdownGraceSeconds }, 'closing: no new connections, requests in flight finish')
+    await closeAll(listener, generations)
   })
+}
+
+/** No new connections, idle ones closed; every generation closed once its requests have ended. */
+async function closeAll (listener: Server, generations: Generations<AppGeneration>): Promise<void> {
+  const closed = new Promise<void>((resolve) => { listener.close(() => { resolve() }) })
+  listener.closeIdleConnections()
+  await generations.close()
+  // Sockets left kept alive by the requests that ended meanwhile.
+  listener.closeIdleConnections()
+  await closed
 }
 
 async function main (): Promise<void> {
@@ -133,35 +154,68 @@ async function main (): Promise<void> {
   }
   // A file named on the command line (`npm start -- gateway.json`) wins over GATEWAY_CONFIG.
   const path = process.argv[2] ?? config.declarationFile
-  const file = path === undefined ? undefined : await readDeclarationFile(path)
-  const server = Fastify(serverOptions(config.logLevel))
+  const file = path === undefined ? undefined : await readOrStop(path)
+  const log = pino(loggerOptions(config.logLevel))
+  const options = generationOptions(config.logLevel, log)
   const settings = { ...config, stallMs: config.streamStallSeconds * 1000 }
+  // Unencapsulated: the shutdown drains through the gateway's decorators.
+  const build = async (declared: LoadedFile | undefined): Promise<AppGeneration> => await buildGeneration(options, async (generation) => {
+    if (declared === undefined) await generation.register(fp(app), settings)
+    else await generation.register(fp(declaredApp), { ...settings, file: declared, env: process.env })
+  })
+  let first: AppGeneration
   try {
-    // Unencapsulated: the shutdown below drains through the gateway's decorators.
-    if (file === undefined) await server.register(fp(app), settings)
-    else await server.register(fp(declaredApp), { ...settings, file, env: process.env })
+    first = await build(file)
   } catch (error) {
     // What the database says of the file's tables and columns, or the core of its mounts.
     if (error instanceof DeclarationFileError) refuse(error)
     throw error
   }
-  shutDownGracefully(server, config)
-  await server.listen({ port: config.port, host: config.host })
+  const generations = new Generations(first)
+  const listener = createListener(generations, LISTENER_LIMITS)
+  shutDownGracefully(listener, generations, log, config)
+  // Without a file there is nothing to read again: SIGHUP keeps its default.
+  if (path !== undefined) {
+    const reload = reloader({ path, generations, build, log })
+    // A reload logs its own failures: it never rejects.
+    process.on('SIGHUP', async () => {
+      log.info({ path }, 'SIGHUP: reading the declaration file again')
+      await reload()
+    })
+  }
+  log.info(`Server listening at ${await listen(listener, config)}`)
+}
+
+/** A Fastify of a generation's: the server's options, one logger and one run of request ids for them all. */
+export function generationOptions (level: Config['logLevel'], log: FastifyBaseLogger): FastifyHttpOptions<Server> {
+  const { logger, ...options } = serverOptions(level)
+  let next = 0
+  return { ...options, loggerInstance: log, genReqId: () => `req-${(++next).toString(36)}` }
+}
+
+/** Listens; resolves with the address, as Fastify logs it. */
+async function listen (listener: Server, { port, host }: Pick<Config, 'port' | 'host'>): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    listener.once('error', reject)
+    listener.listen({ port, host }, () => {
+      listener.off('error', reject)
+      resolve()
+    })
+  })
+  const address = listener.address() as AddressInfo
+  return `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
 }
 
 /** The file at `path`, read and checked; a file that cannot be read or is refused stops the start. */
-async function readDeclarationFile (path: string): Promise<LoadedFile> {
-  let text: string
+async function readOrStop (path: string): Promise<LoadedFile> {
   try {
-    text = await readFile(path, 'utf8')
+    return await readDeclarationFile(path)
   } catch (error) {
-    process.stderr.write(`Invalid declaration file: ${path} cannot be read (${String((error as NodeJS.ErrnoException).code)}).\n`)
-    process.exit(1)
-  }
-  try {
-    return loadDeclarationFile(path, text)
-  } catch (error) {
-    // loadDeclarationFile throws only DeclarationFileErrors.
+    // A file that cannot be read is said on one line; readDeclarationFile throws only DeclarationFileErrors.
+    if (error instanceof UnreadableFileError) {
+      process.stderr.write(`Invalid declaration file: ${error.message}\n`)
+      process.exit(1)
+    }
     refuse(error as DeclarationFileError)
   }
 }
