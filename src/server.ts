@@ -109,11 +109,13 @@ const RAW_SECURITY_HEADERS = apiSecurityHeaders()
  * served, each answer with `Connection: close`), then close the listener and idle sockets and let
  * requests in flight finish for up to `shutdownGraceSeconds`; exit 0. Requests still in flight then
  * are cut (a streamed list ends without its final chunk) and the process exits 1. SIGINT (Ctrl-C)
- * skips the drain; a second signal exits 1 at once. From the drain on, a reload is refused.
+ * skips the drain; a second signal exits 1 at once. SIGHUP closes alike, unless it `reloads` the
+ * declaration file instead; from the drain on, a reload is refused.
  */
-function shutDownGracefully (listener: Server, generations: Generations<AppGeneration>, log: FastifyBaseLogger, config: Pick<Config, 'shutdownDrainSeconds' | 'shutdownGraceSeconds'>): void {
+function shutDownGracefully (listener: Server, generations: Generations<AppGeneration>, log: FastifyBaseLogger, config: Pick<Config, 'shutdownDrainSeconds' | 'shutdownGraceSeconds'>, reloads: boolean): void {
   const drainMs = config.shutdownDrainSeconds * 1000
   closeWithGrace({
+    skip: reloads ? ['SIGHUP'] : [],
     delay: drainMs + config.shutdownGraceSeconds * 1000,
     logger: { error: (message: unknown) => { log.error(message) } },
     onTimeout: () => { log.error({ cut: generations.inFlight }, 'the grace period is over: requests still in flight are cut, exiting 1') }
@@ -173,8 +175,8 @@ async function main (): Promise<void> {
   }
   const generations = new Generations(first)
   const listener = createListener(generations, LISTENER_LIMITS)
-  shutDownGracefully(listener, generations, log, config)
-  // Without a file there is nothing to read again: SIGHUP keeps its default.
+  shutDownGracefully(listener, generations, log, config, path !== undefined)
+  // Without a file there is nothing to read again: SIGHUP closes the process, as SIGINT does.
   if (path !== undefined) {
     const reload = reloader({ path, generations, build, log })
     // A reload logs its own failures: it never rejects.
