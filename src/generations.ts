@@ -43,6 +43,9 @@ export class Generations<G extends Generation = Generation> {
   /** Replaced generations, each with the promise of its close once its last request ends. */
   readonly #retiring = new Map<G, { readonly closed: Promise<void>, readonly release: () => void }>()
   #closing = false
+  #closed: Promise<void> | undefined
+  /** Told once no request is in flight. */
+  readonly #onIdle: Array<() => void> = []
 
   constructor (first: G) {
     this.#current = first
@@ -89,22 +92,35 @@ export class Generations<G extends Generation = Generation> {
   }
 
   /**
-   * Every generation closed once its requests have ended (the process's shutdown, after the
-   * listener stopped taking connections). From now on each answer says `Connection: close`.
+   * The process's shutdown, once the listener stopped taking connections: from now on each answer
+   * says `Connection: close`. Resolves once no request is in flight in any generation.
    */
-  async close (): Promise<void> {
+  async quiesce (): Promise<void> {
     this.#closing = true
-    await this.#retire(this.#current)
+    if (this.inFlight > 0) await new Promise<void>((resolve) => { this.#onIdle.push(resolve) })
   }
 
+  /**
+   * Every generation closed: the current one, and those replaced, each once its requests have
+   * ended. Asked again, the same close.
+   */
+  async close (): Promise<void> {
+    this.#closed ??= Promise.all([this.#retire(this.#current), ...[...this.#retiring.values()].map(async ({ closed }) => { await closed })]).then(() => {})
+    await this.#closed
+  }
+
+  /** Closes `generation` once its requests have ended: called once for each, when it stops being current. */
   async #retire (generation: G): Promise<void> {
-    const retiring = this.#retiring.get(generation)
-    if (retiring !== undefined) return await retiring.closed
     let release!: () => void
     const idle = new Promise<void>((resolve) => { release = resolve })
     const closed = idle.then(async () => {
       this.#inFlight.delete(generation)
-      await generation.close()
+      try {
+        await generation.close()
+      } finally {
+        // Nothing of a closed generation is kept.
+        this.#retiring.delete(generation)
+      }
     })
     this.#retiring.set(generation, { closed, release })
     if (this.#inFlight.get(generation) === 0) release()
@@ -115,5 +131,6 @@ export class Generations<G extends Generation = Generation> {
     const count = this.#inFlight.get(generation)! - 1
     this.#inFlight.set(generation, count)
     if (count === 0) this.#retiring.get(generation)?.release()
+    if (this.#onIdle.length > 0 && this.inFlight === 0) for (const resolve of this.#onIdle.splice(0)) resolve()
   }
 }

@@ -135,14 +135,18 @@ function shutDownGracefully (listener: Server, generations: Generations<AppGener
   })
 }
 
-/** No new connections, idle ones closed; every generation closed once its requests have ended. */
+/**
+ * No new connections, idle ones closed, requests in flight finished (on whichever generation took
+ * them); once every connection has ended, every generation is closed: its store, Redis, pools.
+ */
 async function closeAll (listener: Server, generations: Generations<AppGeneration>): Promise<void> {
   const closed = new Promise<void>((resolve) => { listener.close(() => { resolve() }) })
   listener.closeIdleConnections()
-  await generations.close()
-  // Sockets left kept alive by the requests that ended meanwhile.
+  await generations.quiesce()
+  // The sockets those requests left kept alive.
   listener.closeIdleConnections()
   await closed
+  await generations.close()
 }
 
 async function main (): Promise<void> {

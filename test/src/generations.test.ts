@@ -17,7 +17,7 @@ interface Fake extends Generation {
   closes: number
   /** Responses to `/hold`, kept open until the test ends them. */
   readonly held: ServerResponse[]
-  /** Told each request held. */
+  /** Told each request held ('held'), and its close ('closed'). */
   readonly holding: EventEmitter
 }
 
@@ -37,6 +37,7 @@ function fake (name: string): Fake {
     close: async () => {
       generation.closed = true
       generation.closes++
+      generation.holding.emit('closed')
     }
   }
   return generation
@@ -103,13 +104,14 @@ t.test('a request is served by the generation current when it arrived, to its en
   t.ok(second.closed, 'an idle generation replaced is closed at once')
 })
 
-t.test('closing: every answer says Connection: close, and the current generation is closed once idle', async (t) => {
+t.test('quiescing: every answer says Connection: close; closing: the current generation is closed once idle', async (t) => {
   const only = fake('only')
   const generations = new Generations<Fake>(only)
   const { url } = await listening(t, generations)
   const holding = once(only.holding, 'held')
   const pending = fetch(`${url}/hold`)
   await holding
+  const quiet = generations.quiesce()
   const closed = generations.close()
   const again = generations.close()
   const late = await fetch(url)
@@ -118,8 +120,32 @@ t.test('closing: every answer says Connection: close, and the current generation
   t.notOk(only.closed)
   only.held[0].end()
   await pending
+  await quiet
+  await generations.quiesce()
+  t.pass('quiet once no request is in flight')
   await Promise.all([closed, again])
   t.equal(only.closes, 1, 'closed once, however often asked')
+})
+
+t.test('closing closes the generations replaced too, once their requests have ended', async (t) => {
+  const first = fake('first')
+  const generations = new Generations<Fake>(first)
+  const { url } = await listening(t, generations)
+  const holding = once(first.holding, 'held')
+  const pending = fetch(`${url}/hold`)
+  await holding
+  const second = fake('second')
+  const replaced = generations.replace(second)
+  let closed = false
+  const closing = generations.close().then(() => { closed = true })
+  await once(second.holding, 'closed')
+  t.pass('the idle current one is closed at once')
+  t.notOk(closed, 'the close waits for the replaced one')
+  first.held[0].end()
+  await pending
+  await Promise.all([replaced, closing])
+  t.ok(first.closed)
+  t.equal(generations.open, 0)
 })
 
 t.test('a malformed request is answered by the current generation, as its own server would', async (t) => {
