@@ -58,6 +58,7 @@ export function serverOptions (level: Config['logLevel']): FastifyHttpOptions<Se
   return {
     logger: loggerOptions(level),
     ...LISTENER_LIMITS,
+    http: { ...LISTENER_LIMITS.http },
     // Nothing here takes a body: 1 KiB is room for a stray one, not for an upload.
     bodyLimit: 1024,
     routerOptions: { maxParamLength: 100 },
