@@ -210,6 +210,7 @@ async function listen (listener: Server, { port, host }: Pick<Config, 'port' | '
     })
   })
   const address = listener.address() as AddressInfo
+  /* c8 ignore next -- test servers listen on 127.0.0.1 only, never on an IPv6 address */
   return `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
 }
 
