@@ -41,7 +41,7 @@ async function audience (app: FastifyInstance, options: AudienceOptions): Promis
       const named = request.headers[header]
       request.audience = named === undefined
         ? negotiate(request.headers.accept, variants)
-        : audienceNamed(typeof named === 'string' ? named : named.join(', '), header)
+        : audienceNamed([named].flat().join(', '), header)
     }
     done()
   })
