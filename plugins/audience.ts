@@ -1,6 +1,6 @@
 // Which reader is this? For routes that declare their variants, the audience header decides, else
 // Accept is negotiated; request.audience carries the answer and Vary tells caches what it hung on.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import Negotiator from 'negotiator'
 import vary from 'vary'
@@ -11,6 +11,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Who reads this response; `plain` unless the route is negotiated and the client said otherwise. */
     audience: Audience
+    /** The route's config, read once (see routeConfig). */
+    gatewayRouteConfig: FastifyContextConfig | null
   }
   interface FastifyContextConfig {
     /** The media type each audience is served in. Routes without it are not negotiated. */
@@ -29,33 +31,49 @@ async function audience (app: FastifyInstance, options: AudienceOptions): Promis
   const varyText = varyFields.join(', ')
 
   app.decorateRequest('audience', 'plain')
+  app.decorateRequest('gatewayRouteConfig', null)
 
-  app.addHook('onRequest', async function resolveAudience (request: FastifyRequest) {
-    const variants = request.routeOptions.config.variants
-    if (variants === undefined) return
-    const named = request.headers[header]
-    request.audience = named === undefined
-      ? negotiate(request.headers.accept, variants)
-      : audienceNamed([named].flat().join(', '), header)
+  // Both hooks run on every request: with `done` rather than async, each is spared a promise and
+  // a microtask; a refusal thrown here still reaches the problems plugin.
+  app.addHook('onRequest', function resolveAudience (request: FastifyRequest, _reply: FastifyReply, done: () => void) {
+    const { variants } = routeConfig(request)
+    if (variants !== undefined) {
+      const named = request.headers[header]
+      request.audience = named === undefined
+        ? negotiate(request.headers.accept, variants)
+        : audienceNamed([named].flat().join(', '), header)
+    }
+    done()
   })
 
   // At onSend, errors included, so the header holds whatever another plugin set before or after.
-  app.addHook('onSend', async function addVary (request: FastifyRequest, reply: FastifyReply, payload: unknown) {
-    if (request.routeOptions.config.variants !== undefined) {
+  app.addHook('onSend', function addVary (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) {
+    if (routeConfig(request).variants !== undefined) {
       const current = reply.getHeader('vary')
       reply.header('vary', current === undefined ? varyText : vary.append(headerText(current), varyFields))
     }
-    return payload
+    done(null, payload)
   })
 }
 
 export default fp(audience, { name: 'audience' })
 
 /**
+ * The config of the route `request` matched, as `request.routeOptions.config` gives it. Fastify's
+ * getter builds the whole `routeOptions` object on every read, and four hooks read it on every
+ * request: it is read once, and kept on the request.
+ */
+export function routeConfig (request: FastifyRequest): FastifyContextConfig {
+  return request.gatewayRouteConfig ?? (request.gatewayRouteConfig = request.routeOptions.config)
+}
+
+/**
  * `agent` or `plain`, case and surrounding spaces aside. Node joins a repeated header with commas:
  * the same audience given twice is that audience; two different ones are refused.
  */
 function audienceNamed (value: string, header: string): Audience {
+  // As agents send it: one audience, written as it is known, decided without splitting.
+  if (KNOWN.has(value)) return value as Audience
   const named = [...new Set(value.split(',').map((part) => part.trim().toLowerCase()))]
   const known = AUDIENCES.find((audience) => audience === named[0])
   if (named.length === 1 && known !== undefined) return known
@@ -67,6 +85,8 @@ function audienceNamed (value: string, header: string): Audience {
     `and "${displayName(header)}: plain" or no header for the plain one.`
   )
 }
+
+const KNOWN: ReadonlySet<string> = new Set(AUDIENCES)
 
 /**
  * Accept against the route's two media types, q-values honoured. Parameters other than q are

@@ -1,11 +1,12 @@
 // Who is calling, and may they? Bearer keys, compared in constant time, then the route's
 // permission checks, a key's scopes among them. Without configured keys one is generated (with
 // every scope) and logged once, never again.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { ApiKey } from '../src/config.js'
 import { problem } from '../src/core/errors.js'
+import { routeConfig } from './audience.js'
 import { needsPrincipal, refusalReason, refusingCheck, type Permission, type Principal } from '../src/permissions.js'
 
 declare module 'fastify' {
@@ -42,10 +43,15 @@ async function auth (app: FastifyInstance, options: AuthOptions): Promise<void> 
 
   app.decorateRequest('principal', undefined)
 
-  app.addHook('onRequest', async function authorize (request: FastifyRequest) {
-    const { permissions, keyOptional } = request.routeOptions.config
+  // With `done` rather than async: run on every request, spared a promise and a microtask. A refusal
+  // is thrown as before, and reaches the problems plugin all the same.
+  app.addHook('onRequest', function authorize (request: FastifyRequest, _reply: FastifyReply, done: () => void) {
+    const { permissions, keyOptional } = routeConfig(request)
     if (keyOptional === true && request.headers.authorization !== undefined) request.principal = authenticate(request.headers.authorization, keys)
-    if (permissions === undefined) return
+    if (permissions === undefined) {
+      done()
+      return
+    }
     if (needsPrincipal(permissions)) request.principal = authenticate(request.headers.authorization, keys)
     const refusing = refusingCheck(permissions, request.principal)
     if (refusing !== undefined) {
@@ -53,6 +59,7 @@ async function auth (app: FastifyInstance, options: AuthOptions): Promise<void> 
       // RFC 6750's answer to a key without the scope asked for: which scope it needs.
       throw refusing.scope === undefined ? refused : withChallenge(refused, `${CHALLENGE}, error="insufficient_scope", scope="${refusing.scope}"`)
     }
+    done()
   })
 }
 
@@ -90,6 +97,7 @@ function withChallenge (error: Error, challenge: string): Error {
   return Object.assign(error, { headers: { 'WWW-Authenticate': challenge } })
 }
 
+/** In one call rather than a Hash object per request. */
 function sha256 (text: string): Buffer {
-  return createHash('sha256').update(text).digest()
+  return hash('sha256', text, 'buffer')
 }

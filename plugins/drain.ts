@@ -23,11 +23,13 @@ async function drain (app: FastifyInstance): Promise<void> {
   app.decorate('drain', () => { draining = true })
   app.decorate('draining', { getter: () => draining })
   app.decorate('inFlight', { getter: () => inFlight })
-  app.addHook('onRequest', async (request, reply) => {
+  // With `done` rather than async: run on every request, spared a promise and a microtask.
+  app.addHook('onRequest', (_request, reply, done) => {
     inFlight++
     // 'close' ends every response, once: sent whole, cut, or its client gone.
     reply.raw.once('close', () => { inFlight-- })
     if (draining) reply.header('connection', 'close')
+    done()
   })
 }
 

@@ -14,11 +14,16 @@ import { apiSecurityHeaders } from './security-headers.js'
 const BODILESS = new Set(['GET', 'HEAD'])
 
 async function wellFormed (app: FastifyInstance): Promise<void> {
-  app.addHook('onRequest', async function refuseMalformed (request: FastifyRequest, reply: FastifyReply) {
+  // With `done` rather than async: run on every request, spared a promise and a microtask. What it
+  // throws reaches the problems plugin all the same.
+  app.addHook('onRequest', function refuseMalformed (request: FastifyRequest, reply: FastifyReply, done: () => void) {
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
       throw problem('AG_MALFORMED_REQUEST', 'An HTTP/1.1 request must carry a Host header.')
     }
-    if (!BODILESS.has(request.method) || !announcesBody(request)) return
+    if (!BODILESS.has(request.method) || !announcesBody(request)) {
+      done()
+      return
+    }
     reply.header('connection', 'close')
     // Once the answer is handed to the socket, the unread body is dropped with the connection.
     reply.raw.once('finish', () => { request.raw.socket.destroy() })

@@ -138,22 +138,14 @@ function luxonDigits (): boolean {
  * leap second, rare enough to leave to forLuxon.
  */
 function wallClock (value: string, zone: Zone): WallClock | undefined {
-  const parts = ISO_PARTS.exec(value)
-  if (parts === null) return undefined
-  const [, y, mo, d, h = '0', mi = '0', s = '0', fraction, z, sign, offsetHours, offsetMinutes = '0'] = parts
-  const year = Number(y)
-  const month = Number(mo)
-  const day = Number(d)
-  const hour = Number(h)
-  const minute = Number(mi)
-  const second = Number(s)
+  const fields = commonFields(value) ?? isoFields(value)
+  if (fields === undefined) return undefined
+  const { year, month, day, hour, minute, second, millisecond, given } = fields
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) return undefined
-  const millisecond = fraction === undefined ? 0 : Math.floor(parseFloat('0.' + fraction) * 1000)
   const local = localTimestamp(year, month, day, hour, minute, second, millisecond)
   let ts: number
   let o: number
-  if (z !== undefined || sign !== undefined) {
-    const given = z !== undefined ? 0 : (sign === '-' ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMinutes))
+  if (given !== undefined) {
     ts = local - given * 60 * 1000
     o = zone.offset(ts)
   } else {
@@ -175,6 +167,70 @@ function wallClock (value: string, zone: Zone): WallClock | undefined {
     offset: zone.offset(ts),
     zone: zone.name
   }
+}
+
+/** A value's fields as ISO_PARTS reads them; `given` is the offset written in it, in minutes, if any. */
+interface IsoFields {
+  readonly year: number
+  readonly month: number
+  readonly day: number
+  readonly hour: number
+  readonly minute: number
+  readonly second: number
+  readonly millisecond: number
+  readonly given: number | undefined
+}
+
+function isoFields (value: string): IsoFields | undefined {
+  const parts = ISO_PARTS.exec(value)
+  if (parts === null) return undefined
+  const [, y, mo, d, h = '0', mi = '0', s = '0', fraction, z, sign, offsetHours, offsetMinutes = '0'] = parts
+  return {
+    year: Number(y),
+    month: Number(mo),
+    day: Number(d),
+    hour: Number(h),
+    minute: Number(mi),
+    second: Number(s),
+    millisecond: fraction === undefined ? 0 : Math.floor(parseFloat('0.' + fraction) * 1000),
+    given: z !== undefined ? 0 : sign === undefined ? undefined : (sign === '-' ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMinutes))
+  }
+}
+
+/**
+ * The two shapes stores write most, `2026-01-31` and `2026-01-31T13:05:09Z`, read digit by digit:
+ * the same fields as isoFields, without a regular expression's captures. Anything else (another
+ * separator, a fraction, an offset, a character out of place) is undefined, and isoFields reads it.
+ */
+function commonFields (value: string): IsoFields | undefined {
+  const length = value.length
+  if ((length !== 10 && length !== 20) || value.charCodeAt(4) !== DASH || value.charCodeAt(7) !== DASH) return undefined
+  const year = digits(value, 0, 4)
+  const month = digits(value, 5, 2)
+  const day = digits(value, 8, 2)
+  if (length === 10) return year < 0 || month < 0 || day < 0 ? undefined : { year, month, day, hour: 0, minute: 0, second: 0, millisecond: 0, given: undefined }
+  if (value.charCodeAt(10) !== UPPER_T || value.charCodeAt(13) !== COLON || value.charCodeAt(16) !== COLON || value.charCodeAt(19) !== UPPER_Z) return undefined
+  const hour = digits(value, 11, 2)
+  const minute = digits(value, 14, 2)
+  const second = digits(value, 17, 2)
+  return year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0 ? undefined : { year, month, day, hour, minute, second, millisecond: 0, given: 0 }
+}
+
+const DASH = 0x2d
+const COLON = 0x3a
+const UPPER_T = 0x54
+const UPPER_Z = 0x5a
+const ZERO = 0x30
+
+/** The decimal number of `count` digits at `start`, or -1 if one of them is no ASCII digit. */
+function digits (text: string, start: number, count: number): number {
+  let number = 0
+  for (let i = start; i < start + count; i++) {
+    const digit = text.charCodeAt(i) - ZERO
+    if (digit < 0 || digit > 9) return -1
+    number = number * 10 + digit
+  }
+  return number
 }
 
 function daysInMonth (year: number, month: number): number {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { Settings } from 'luxon'
+import { DateTime, Settings } from 'luxon'
 import { EXAMPLE_MOMENT, formatDateTime, formatExample, InvalidDateError, isTimeZone } from '../../src/time.js'
 
 const FORMAT = 'dd LLL yyyy HH:mm ZZ'
@@ -84,4 +84,19 @@ t.test('the example is the fixed moment 2026-01-31 14:05:09 in the zone', async 
   t.equal(formatExample('yyyy-MM-dd HH:mm:ss ZZ', 'UTC'), '2026-01-31 14:05:09 +00:00')
   t.equal(formatExample(FORMAT, 'Europe/Paris'), '31 Jan 2026 14:05 +01:00')
   t.equal(formatExample(FORMAT, 'Asia/Kolkata'), '31 Jan 2026 14:05 +05:30')
+})
+
+t.test('the two commonest shapes, read digit by digit, render as luxon renders them; anything near them is read as before', async (t) => {
+  const luxonOf = (value: string, format: string, zone: string) => DateTime.fromISO(value.replace(' ', 'T'), { zone, locale: 'en-US' }).toFormat(format)
+  for (const value of ['2026-01-31', '2026-03-29T01:30:00Z', '2026-10-25T00:59:59Z', '0099-12-31', '2026-01-31 13:05:09Z', '2026-01-31T13:05:09.5Z', '2026-01-31T13:05:09+01:00', '2026-01-31T24:00:00Z']) {
+    t.equal(formatDateTime(value, FORMAT, 'Europe/Paris'), luxonOf(value, FORMAT, 'Europe/Paris'), value)
+  }
+  // A character out of place in either shape: not a date-time, passed through as it was.
+  for (const value of ['2026-0x-31', '2026/01/31', '2026-01-31T13:0x:09Z', '2026-01-31T13:05:09_', '2026-01-31T13-05:09Z', '2026-01-31X13:05:09Z', '20a6-01-31']) {
+    t.equal(formatDateTime(value, FORMAT, 'Europe/Paris'), value, value)
+  }
+  // Read, then refused as impossible, as luxon refuses them (luxon reads 24:00 as the next midnight, above).
+  for (const value of ['2026-02-30', '2026-13-01', '2026-01-31T23:60:00Z']) {
+    t.throws(() => formatDateTime(value, FORMAT, 'Europe/Paris'), InvalidDateError, value)
+  }
 })
