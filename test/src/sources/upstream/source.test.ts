@@ -53,7 +53,6 @@ async function * rowsOf<T> (batches: AsyncIterable<readonly T[]>): AsyncGenerato
   for await (const batch of batches) yield * batch
 }
 
-
 function problemIn (t: Test, error: unknown, status: number, type: string, detail?: RegExp): void {
   const { body } = problemOf(error)
   t.equal(body.status, status)
