@@ -41,6 +41,9 @@ t.test('the stream yields every row in order, decoded, across chunks', async (t)
   }
   t.strictSame(ids, Array.from({ length: 25 }, (_, i) => i + 1))
   t.strictSame(sizes, [4, 4, 4, 4, 4, 4, 1], 'a batch per chunk')
+  const even: number[] = []
+  for await (const batch of kyselySource(store, byAccount, { chunkSize: 5 }).stream({})) even.push(batch.length)
+  t.strictSame(even, [5, 5, 5, 5, 5], 'rows a multiple of the chunk: no empty batch at the end')
 })
 
 t.test('a record source fetches one decoded row, or undefined', async (t) => {
