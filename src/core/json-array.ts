@@ -41,18 +41,24 @@ async function * chunks<Row> (first: IteratorResult<readonly Row[]>, rest: Async
     return
   }
   let chunk = '[' + written(first.value, serialize)
-  // `for await` closes the source when this ends early (a serializer throwing, a client hanging up).
-  for await (const batch of rest) {
-    if (batch.length === 0) continue
-    chunk += ',' + written(batch, serialize)
-    if (chunk.length >= CHUNK_BYTES) {
-      yield chunk
-      chunk = ''
-      // A store read synchronously and a loopback socket that never pushes back would otherwise
-      // make the whole list one unbroken run of microtasks: no other request, nor the load
-      // shedder's clock, would get the event loop until the last row.
-      await turn()
+  try {
+    for (;;) {
+      // Written before the next batch is read: the first byte leaves with the first batch.
+      if (chunk.length >= CHUNK_BYTES) {
+        yield chunk
+        chunk = ''
+        // A store read synchronously and a loopback socket that never pushes back would otherwise
+        // make the whole list one unbroken run of microtasks: no other request, nor the load
+        // shedder's clock, would get the event loop until the last row.
+        await turn()
+      }
+      const next = await rest.next()
+      if (next.done === true) break
+      if (next.value.length > 0) chunk += ',' + written(next.value, serialize)
     }
+  } finally {
+    // Closes the source however this ends early (a serializer throwing, a client hanging up); a no-op once it ended.
+    await rest.return(undefined)
   }
   yield chunk + ']'
 }
