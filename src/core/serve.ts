@@ -17,7 +17,7 @@ export interface Call extends RawArguments {
 }
 
 /**
- * What to send: a JSON value, a bare JSON array streamed row by row (with its validator, when the
+ * What to send: a JSON value, a bare JSON array streamed a batch of rows at a time (with its validator, when the
  * source has one), that the caller's copy is current, or a whole text.
  */
 export type Served =

@@ -10,7 +10,7 @@ export function arraySource<Args, Row> (rows: readonly Row[] | ((args: Args) => 
     canFilter: () => true,
     count: async (args, where) => selected(args, where).length,
     slice: async (args, offset, limit, where) => selected(args, where).slice(offset, offset + limit),
-    stream: (args, where) => iterate(selected(args, where))
+    stream: (args, where) => batched(selected(args, where))
   }
 }
 
@@ -30,6 +30,9 @@ function meets (row: unknown, where: readonly Condition[]): boolean {
   })
 }
 
-async function * iterate<Row> (rows: readonly Row[]): AsyncIterable<Row> {
-  yield * rows
+/** Rows per batch a plain list is written in. */
+const BATCH = 1000
+
+async function * batched<Row> (rows: readonly Row[]): AsyncIterable<readonly Row[]> {
+  for (let start = 0; start < rows.length; start += BATCH) yield rows.slice(start, start + BATCH)
 }

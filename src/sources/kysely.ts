@@ -52,7 +52,7 @@ export function kyselySource<Args, Row, Out = Row> (
       return await cache.count(countKey(counted.sql, counted.parameters), async () => Number((await db.executeQuery(counted)).rows[0].count))
     },
     slice: async (args, offset, limit, where) => (await slice(filtered(args, where), offset, limit)).map(decode),
-    stream: (args, where) => decoded(store.stream(filtered(args, where), chunkSize), decode),
+    stream: (args, where) => decoded(store.stream(filtered(args, where), chunkSize), options.decode),
     // The state of the data, and the statement that reads it: the same two always stream the same rows.
     ...(versionTag === undefined
       ? {}
@@ -101,6 +101,8 @@ export function kyselyRecordSource<Args, Row, Out = Row> (
   }
 }
 
-async function * decoded<Row, Out> (rows: AsyncIterable<Row>, decode: (row: Row) => Out): AsyncIterable<Out> {
-  for await (const row of rows) yield decode(row)
+/** The store's batches, each row decoded where the source decodes (undecoded batches pass as they came). */
+function decoded<Row, Out> (batches: AsyncIterable<Row[]>, decode: ((row: Row) => Out) | undefined): AsyncIterable<Out[]> {
+  if (decode === undefined) return batches as unknown as AsyncIterable<Out[]>
+  return (async function * () { for await (const batch of batches) yield batch.map(decode) })()
 }

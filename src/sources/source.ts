@@ -1,4 +1,4 @@
-// Where rows come from. A list is counted, then sliced (agents) or streamed (plain clients); a
+// Where rows come from. A list is counted, then sliced (agents) or streamed in batches (plain clients); a
 // list whose size is learned only with its pages (an upstream API's) is read a window at a time
 // instead; a record is fetched by its arguments; a text is read whole, as lines. Adapters: an
 // in-memory array, a kysely query, a record's text, an upstream HTTP API.
@@ -30,8 +30,12 @@ export interface ListSource<Args, Row> extends Filterable {
   count: (args: Args, where?: readonly Condition[]) => Promise<number>
   /** `limit` rows from `offset`, in the source's stable order. */
   slice: (args: Args, offset: number, limit: number, where?: readonly Condition[]) => Promise<Row[]>
-  /** Every row, in order, without holding them all in memory. */
-  stream: (args: Args, where?: readonly Condition[]) => AsyncIterable<Row>
+  /**
+   * Every row, in order, in batches (arrays of consecutive rows), without holding them
+   * all in memory. A batch is what a plain list writes in one piece: a few hundred to a few thousand
+   * rows each is the intent, one per store read or upstream page.
+   */
+  stream: (args: Args, where?: readonly Condition[]) => AsyncIterable<readonly Row[]>
   /**
    * A name for the rows `stream(args, where)` would yield now, which changes whenever they may
    * have: a plain list's validator. Read before the stream starts, so a name may be older than the
@@ -60,8 +64,8 @@ export interface WindowSource<Args, Row> extends Filterable {
   readonly totals: 'exact' | 'absent'
   /** Up to `limit` rows from `offset`, in the source's stable order. */
   window: (args: Args, offset: number, limit: number, where?: readonly Condition[]) => Promise<WindowRead<Row>>
-  /** Every row, in order, without holding them all in memory. */
-  stream: (args: Args, where?: readonly Condition[]) => AsyncIterable<Row>
+  /** Every row, in order, in batches (arrays of consecutive rows), as ListSource's `stream`. */
+  stream: (args: Args, where?: readonly Condition[]) => AsyncIterable<readonly Row[]>
   readonly problems?: readonly ProblemCode[]
 }
 

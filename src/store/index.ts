@@ -2,6 +2,7 @@
 // postgres:// (or postgresql://) URL. The kind is decided here, once, and carried by the Store.
 import { randomUUID } from 'node:crypto'
 import { sql, type Kysely, type RawBuilder } from 'kysely'
+import { batchesOf } from './batches.js'
 import { versionedCountCache, type CountCache } from './count-cache.js'
 import type { Database } from './database.js'
 import { postgresDataVersion, postgresIdentity, sqliteDataVersion } from './data-version.js'
@@ -62,7 +63,7 @@ export async function openStore<DB = Database> (databaseUrl: string, options: Op
       ? versionedCountCache({ version: dataVersion })
       : sharedCountCache({ version: dataVersion, identity, ...sharedTotals })
     const versionTag = async (): Promise<string> => `${identity}/${await dataVersion()}`
-    return { kind: 'postgres', stream: (query, chunkSize) => query.stream(chunkSize), dataVersion, versionTag, counts, probe: probe(db, sql`select 1 as answered`) }
+    return { kind: 'postgres', stream: (query, chunkSize) => batchesOf(db, query, chunkSize), dataVersion, versionTag, counts, probe: probe(db, sql`select 1 as answered`) }
   })
 }
 

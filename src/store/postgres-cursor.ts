@@ -1,6 +1,6 @@
 // Plain lists stream from PostgreSQL through a server-side cursor: DECLARE once, then FETCH a chunk
-// at a time on the connection kysely holds for the stream, so a list of any length costs one chunk
-// of memory, and is one consistent snapshot. kysely's dialect takes a cursor class (usually the
+// at a time on the connection kysely holds for the stream, so a list of any length costs two chunks
+// of memory (the one being written, the next one asked for ahead), and is one consistent snapshot. kysely's dialect takes a cursor class (usually the
 // pg-cursor package); this one needs nothing beyond pg, only a pool whose clients open it.
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely'
 import type pg from 'pg'
@@ -36,6 +36,10 @@ export class DeclaredCursor<Row> implements PostgresCursor<Row> {
   #began = false
   /** Whether one of its statements failed, failing the transaction it lives in. */
   #failed = false
+  /** The next FETCH, sent as soon as a chunk arrived: the server reads it while the chunk is written. */
+  #ahead: Promise<Row[]> | undefined
+  /** A FETCH returned fewer rows than asked for: nothing follows. */
+  #ended = false
 
   constructor (sql: string, parameters: unknown[]) {
     this.#sql = sql
@@ -53,7 +57,12 @@ export class DeclaredCursor<Row> implements PostgresCursor<Row> {
     try {
       this.#declared ??= this.#declare(client)
       await this.#declared
-      return (await client.query(`fetch forward ${rows} from ${this.#name}`)).rows as Row[]
+      if (this.#ended) return []
+      const fetched = await (this.#ahead ?? this.#fetch(client, rows))
+      this.#ahead = undefined
+      if (fetched.length < rows) this.#ended = true
+      else this.#ahead = unheard(this.#fetch(client, rows))
+      return fetched
     } catch (error) {
       // Known here, not from the client: pg reports a failure before the server's transaction status.
       this.#failed = true
@@ -61,9 +70,16 @@ export class DeclaredCursor<Row> implements PostgresCursor<Row> {
     }
   }
 
+  async #fetch (client: pg.PoolClient, rows: number): Promise<Row[]> {
+    return (await client.query(`fetch forward ${rows} from ${this.#name}`)).rows as Row[]
+  }
+
   /** Called by kysely, after at least one read, when the stream ends, is abandoned, or failed. */
   async close (): Promise<void> {
     const client = this.#client!
+    // A FETCH asked for ahead and never read (the reader stopped early) is answered first: pg sends
+    // a client's statements in order, and its failure would have failed the transaction.
+    if (this.#ahead !== undefined) await this.#ahead.catch(() => { this.#failed = true })
     if (this.#began) {
       // Ending the transaction closes the cursor; a failed one can only be rolled back.
       await client.query(this.#failed ? 'rollback' : 'commit')
@@ -93,4 +109,10 @@ function openingCursors (client: pg.PoolClient): PostgresPoolClient {
     } as PostgresPoolClient['query'],
     release: (destroy?: boolean) => { client.release(destroy) }
   }
+}
+
+/** A FETCH that may never be read (the stream closed early): its failure is heard by close, not as an unhandled rejection. */
+function unheard<Rows> (fetch: Promise<Rows>): Promise<Rows> {
+  fetch.catch(() => {})
+  return fetch
 }

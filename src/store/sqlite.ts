@@ -5,6 +5,7 @@ import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, SqliteDialect, type CompiledQuery, type SelectQueryBuilder } from 'kysely'
 import { DEFAULT_ACQUIRE_TIMEOUT_MS, queryLogger, type StoreOptions } from './options.js'
+import { batchesOf } from './batches.js'
 import { holdFile, type HeldFileOptions } from './sqlite-file.js'
 import { sqliteReaders } from './sqlite-readers.js'
 import { statementCache } from './statements.js'
@@ -34,7 +35,7 @@ export function openSqlite<DB> (path: string, options: SqliteOptions = {}): Sqli
     const statements = statementCache()
     const database = { prepare: (sql: string) => statements.prepare(connection, sql), close: () => { connection.close() } }
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }), log })
-    return { db, stream: (query, chunkSize) => query.stream(chunkSize), generation: () => 0 }
+    return { db, stream: (query, chunkSize) => batchesOf(db, query, chunkSize), generation: () => 0 }
   }
   mkdirSync(dirname(path), { recursive: true })
   // Created here when missing; from then on only ever reopened, never created again.
@@ -54,9 +55,9 @@ export function openSqlite<DB> (path: string, options: SqliteOptions = {}): Sqli
   return {
     db,
     // A stream reads the file the path names: the same check as every other query, first.
-    stream: async function * stream<Row> (query: SelectQueryBuilder<any, any, Row>): AsyncGenerator<Row> {
+    stream: async function * stream<Row> (query: SelectQueryBuilder<any, any, Row>, chunkSize: number): AsyncGenerator<Row[]> {
       file.check()
-      yield * readers.stream(query.compile() as CompiledQuery<Row>)
+      yield * readers.stream(query.compile() as CompiledQuery<Row>, chunkSize)
     },
     generation: file.generation
   }

@@ -11,8 +11,11 @@ export type StoreKind = typeof STORE_KINDS[number]
 export interface Store<DB = Database> {
   readonly db: Kysely<DB>
   readonly kind: StoreKind
-  /** Every row `query` selects, in order, read a chunk at a time (on a connection of its own where one is needed). */
-  stream: <Row>(query: SelectQueryBuilder<any, any, Row>, chunkSize: number) => AsyncIterable<Row>
+  /**
+   * Every row `query` selects, in order, in batches of about `chunkSize` rows, each read at once (on a
+   * connection of its own where one is needed).
+   */
+  stream: <Row>(query: SelectQueryBuilder<any, any, Row>, chunkSize: number) => AsyncIterable<Row[]>
   /** A value that changes whenever the data may have changed; O(1). */
   dataVersion: () => Promise<string>
   /**

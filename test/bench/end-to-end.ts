@@ -133,9 +133,9 @@ function summarize (runs: Record<string, LoadResult[]>, settings: BenchSettings)
         holds: ratios.unchangedToPlainCpu <= 0.05
       },
       {
-        target: 'plain list of 10,000 rows (streamed) against the references, no target',
-        measured: `${round(ratios.plainToFastify)} x Fastify, ${round(ratios.plainToExpress)} x Express (by CPU ${round(ratios.cpu.plainToFastify)} x, ${round(ratios.cpu.plainToExpress)} x)`,
-        holds: null
+        target: 'plain list of 10,000 rows (streamed) >= 0.9 x hand-written Fastify loading it whole (req/s)',
+        measured: `${round(ratios.plainToFastify)} x (rounds ${runs['gateway-plain'].map((result, i) => round(result.rps / runs['fastify-plain'][i].rps)).join(', ')}; by CPU ${round(ratios.cpu.plainToFastify)} x); ${round(ratios.plainToExpress)} x Express (by CPU ${round(ratios.cpu.plainToExpress)} x)`,
+        holds: ratios.plainToFastify >= 0.9
       }
     ],
     summary: {

@@ -84,7 +84,7 @@ export function upstreamList<Args, Row> (options: UpstreamListOptions<Args, Row>
       }
       return await windowOf(start ?? { url: paging.first(list), start: 0 }, offset, start === undefined ? Math.min(limit, maxRows - offset) : limit, fetchPage, read) as WindowRead<Row>
     },
-    stream: (args, where) => walk({ first: paging.first(listOf(args, where)), maxRows, fetchPage, read, origin: client.origin, after: paging.after }) as AsyncIterable<Row>
+    stream: (args, where) => walk({ first: paging.first(listOf(args, where)), maxRows, fetchPage, read, origin: client.origin, after: paging.after }) as AsyncIterable<Row[]>
   }
 }
 

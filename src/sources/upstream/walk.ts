@@ -30,12 +30,12 @@ interface Fetch {
 type Guess = Required<Fetch>
 
 /**
- * Every row, each page checked whole before any of it is yielded, so a bad first page is a 502, not
+ * Every row, a page at a time, each page checked whole before any of it is yielded, so a bad first page is a 502, not
  * a cut stream. The end is the upstream's: a page without a next ends the walk, and the pages
  * fetched beyond it are aborted, never served. Past `maxRows` the walk fails: the list is cut where
  * the client can see it, and the failure is logged. Once a guess misses, nothing more is guessed.
  */
-export async function * walk (options: Walk): AsyncGenerator<unknown> {
+export async function * walk (options: Walk): AsyncGenerator<unknown[]> {
   const { maxRows, fetchPage, read } = options
   const ended = new AbortController()
   let ahead = new Map<string, Guess>()
@@ -59,11 +59,13 @@ export async function * walk (options: Walk): AsyncGenerator<unknown> {
       }
       ahead = aheadOf(guessing ? next : undefined, ahead, options)
       const rows = page.rows.map(read)
-      for (const row of rows) {
-        if (served === maxRows) throw new Error(`The plain list of the upstream at ${options.origin} passed the ${maxRows} rows it may walk: the response was cut.`)
-        served++
-        yield row
+      // The rows up to the bound are served; one more is the failure.
+      const allowed = Math.min(rows.length, maxRows - served)
+      if (allowed > 0) {
+        served += allowed
+        yield allowed === rows.length ? rows : rows.slice(0, allowed)
       }
+      if (allowed < rows.length) throw new Error(`The plain list of the upstream at ${options.origin} passed the ${maxRows} rows it may walk: the response was cut.`)
     }
   } finally {
     ended.abort()

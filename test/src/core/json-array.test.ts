@@ -1,10 +1,11 @@
 import t from 'tap'
 import { jsonArrayStream } from '../../../src/core/index.js'
 
-async function * rows<T> (items: readonly T[], failAt = -1): AsyncIterable<T> {
-  for (const [index, item] of items.entries()) {
-    if (index === failAt) throw new Error('store gone')
-    yield item
+/** `items` in batches of `size`; the batch holding index `failAt` fails instead. */
+async function * rows<T> (items: readonly T[], failAt = -1, size = 1): AsyncIterable<readonly T[]> {
+  for (let start = 0; start < items.length; start += size) {
+    if (failAt >= start && failAt < start + size) throw new Error('store gone')
+    yield items.slice(start, start + size)
   }
 }
 
@@ -25,11 +26,25 @@ t.test('an empty list is []', async (t) => {
 t.test('rows are serialized in order into one valid array', async (t) => {
   const items = [{ a: 1 }, { a: 2 }, { a: 3 }]
   t.strictSame(JSON.parse((await text(await jsonArrayStream(rows(items), JSON.stringify))).body), items)
+  t.strictSame(JSON.parse((await text(await jsonArrayStream(rows(items, -1, 2), JSON.stringify))).body), items, 'in batches of two')
+})
+
+t.test('empty batches write nothing: before the first rows, between rows, and alone', async (t) => {
+  async function * batches () {
+    yield []
+    yield [1]
+    yield []
+    yield [2, 3]
+    yield []
+  }
+  t.equal((await text(await jsonArrayStream(batches(), String))).body, '[1,2,3]')
+  async function * none () { yield []; yield [] }
+  t.equal((await text(await jsonArrayStream(none(), String))).body, '[]')
 })
 
 t.test('a long list is written in several chunks, never as one string', async (t) => {
   const items = Array.from({ length: 5000 }, (_, i) => ({ id: i, padding: 'x'.repeat(40) }))
-  const { body, chunks } = await text(await jsonArrayStream(rows(items), JSON.stringify))
+  const { body, chunks } = await text(await jsonArrayStream(rows(items, -1, 100), JSON.stringify))
   t.ok(chunks > 3, `${chunks} chunks`)
   t.strictSame(JSON.parse(body), items)
 })
@@ -47,7 +62,7 @@ t.test('a stream destroyed part-way closes its source', async (t) => {
   let closed = false
   async function * rows () {
     try {
-      for (let i = 0; i < 100_000; i++) yield { i, pad: 'x'.repeat(50) }
+      for (let i = 0; i < 100_000; i++) yield [{ i, pad: 'x'.repeat(50) }]
     } finally {
       closed = true
     }
@@ -62,7 +77,7 @@ t.test('a stream destroyed part-way closes its source', async (t) => {
 })
 
 t.test('a long list yields the event loop between chunks', async (t) => {
-  async function * rows () { for (let i = 0; i < 50_000; i++) yield { i, pad: 'x'.repeat(50) } }
+  async function * rows () { for (let i = 0; i < 50_000; i += 100) yield Array.from({ length: 100 }, (_, j) => ({ i: i + j, pad: 'x'.repeat(50) })) }
   // Counts turns of the event loop, however long they take: an immediate runs once per turn.
   let turns = 0
   let counting = true

@@ -3,9 +3,9 @@ import { arrayRecordSource, arraySource } from '../../../src/sources/index.js'
 
 const rows = [{ id: 1, tag: 'a' }, { id: 2, tag: 'b' }, { id: 3, tag: 'a' }]
 
-async function collect<T> (items: AsyncIterable<T>): Promise<T[]> {
+async function collect<T> (batches: AsyncIterable<readonly T[]>): Promise<T[]> {
   const out: T[] = []
-  for await (const item of items) out.push(item)
+  for await (const batch of batches) out.push(...batch)
   return out
 }
 
@@ -14,6 +14,13 @@ t.test('a fixed list: count, slice, stream in array order', async (t) => {
   t.equal(await source.count({}), 3)
   t.strictSame(await source.slice({}, 1, 5), rows.slice(1))
   t.strictSame(await collect(source.stream({})), rows)
+})
+
+t.test('a long list streams in batches of a thousand rows', async (t) => {
+  const many = Array.from({ length: 2500 }, (_, id) => ({ id }))
+  const batches: number[] = []
+  for await (const batch of arraySource(many).stream({})) batches.push(batch.length)
+  t.strictSame(batches, [1000, 1000, 500])
 })
 
 t.test('a list selected by the arguments', async (t) => {

@@ -34,8 +34,16 @@ t.test('a slice is one LIMIT/OFFSET query in the query\'s order', async (t) => {
 t.test('the stream yields every row in order, decoded, across chunks', async (t) => {
   const source = kyselySource(store, byAccount, { decode: (row) => row.id, chunkSize: 4 })
   const ids: number[] = []
-  for await (const id of source.stream({})) ids.push(id)
+  const sizes: number[] = []
+  for await (const batch of source.stream({})) {
+    sizes.push(batch.length)
+    ids.push(...batch)
+  }
   t.strictSame(ids, Array.from({ length: 25 }, (_, i) => i + 1))
+  t.strictSame(sizes, [4, 4, 4, 4, 4, 4, 1], 'a batch per chunk')
+  const even: number[] = []
+  for await (const batch of kyselySource(store, byAccount, { chunkSize: 5 }).stream({})) even.push(batch.length)
+  t.strictSame(even, [5, 5, 5, 5, 5], 'rows a multiple of the chunk: no empty batch at the end')
 })
 
 t.test('a record source fetches one decoded row, or undefined', async (t) => {
@@ -76,7 +84,7 @@ t.test('conditions are WHERE clauses: the count, a slice and the stream are of t
   t.equal(await source.count({}, where), 6)
   t.strictSame((await source.slice({}, 1, 2, where)).map((row) => row.id), [8, 11])
   const ids: number[] = []
-  for await (const row of source.stream({}, where)) ids.push(row.id)
+  for await (const batch of source.stream({}, where)) ids.push(...batch.map((row) => row.id))
   t.strictSame(ids, [5, 8, 11, 14, 17, 20])
   t.equal(await source.count({ account: 1 }, [{ field: 'id', op: 'max', value: 10 }]), 4, 'beside the query\'s own conditions')
   t.ok(source.canFilter?.('anything', 'prefix'), 'any column, any comparison')

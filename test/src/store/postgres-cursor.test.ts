@@ -31,26 +31,27 @@ if (await needs(t, 'PostgreSQL')) {
   t.test(`${ROWS} rows streamed ${CHUNK} at a time: mid-list, the server waits on the next FETCH`, async (t) => {
     let seen = 0
     let inOrder = true
-    for await (const row of numbers.stream({})) {
-      inOrder &&= row.id === ++seen
+    for await (const batch of numbers.stream({})) {
+      inOrder &&= batch.length === CHUNK && batch.every((row) => row.id === ++seen)
       if (seen === CHUNK || seen === ROWS / 2) {
         const backend = await backendOf(application)
-        t.equal(backend.state, 'idle in transaction', `after ${seen} rows the rest is still on the server`)
-        t.match(backend.query, new RegExp(`^fetch forward ${CHUNK} from gateway_stream_\\d+$`), 'and it sent one chunk')
+        // The next chunk is asked for as soon as one arrives: the backend may still be answering it.
+        t.match(backend.state, /^(idle in transaction|active)$/, `after ${seen} rows the rest is still on the server`)
+        t.match(backend.query, new RegExp(`^fetch forward ${CHUNK} from gateway_stream_\\d+$`), 'and it sends one chunk at a time')
       }
     }
     t.equal(seen, ROWS, 'every row')
-    t.ok(inOrder, 'once, in order')
+    t.ok(inOrder, 'once, in order, a batch per FETCH')
     t.strictSame(await backendOf(application), { state: 'idle', query: 'commit' }, 'the cursor\'s transaction ended')
   })
 
   t.test('a reader that stops early: the cursor is closed and the connection serves the next query', async (t) => {
     const ids: number[] = []
-    for await (const row of numbers.stream({})) {
-      ids.push(row.id)
-      if (ids.length === 150) break
+    for await (const batch of numbers.stream({})) {
+      ids.push(...batch.map((row) => row.id))
+      if (ids.length >= 150) break
     }
-    t.equal(ids.at(-1), 150)
+    t.equal(ids.at(-1), Math.ceil(150 / CHUNK) * CHUNK)
     t.strictSame(await backendOf(application), { state: 'idle', query: 'commit' })
     t.equal(await numbers.count({}), ROWS)
   })
@@ -60,6 +61,15 @@ if (await needs(t, 'PostgreSQL')) {
     await t.rejects(drain(failing), { code: '22012' }, 'division by zero')
     t.strictSame(await backendOf(application), { state: 'idle', query: 'rollback' })
     t.equal((await db.selectFrom('numbers').select('id').where('id', '=', 7).execute()).length, 1, 'the connection is clean')
+  })
+
+  t.test('a reader that stops while the chunk asked for ahead fails: the transaction is rolled back, nothing is unhandled', async (t) => {
+    const failing = kyselySource(store, () => db.selectFrom('numbers').select(sql<number>`1 / (id - ${CHUNK + 50})`.as('x')).orderBy('id'), { chunkSize: CHUNK })
+    const batches = failing.stream({})[Symbol.asyncIterator]()
+    t.equal((await batches.next()).value?.length, CHUNK, 'the first chunk')
+    await batches.return?.()
+    t.strictSame(await backendOf(application), { state: 'idle', query: 'rollback' })
+    t.equal(await numbers.count({}), ROWS, 'the connection serves the next query')
   })
 
   t.test('inside a transaction: the stream sees its writes and leaves it open', async (t) => {

@@ -38,22 +38,23 @@ async function within<T> (promise: Promise<T>, ms = 5_000): Promise<T> {
   }
 }
 
-t.test('a stream read one row and left open holds nothing: pages, counts and writes go on', async (t) => {
+t.test('a stream read one batch and left open holds nothing: pages, counts and writes go on', async (t) => {
   const rows = source.stream({})[Symbol.asyncIterator]()
-  t.match((await rows.next()).value, { id: 1 })
+  const first = (await rows.next()).value as ReadonlyArray<{ id: number }>
+  t.strictSame(first.map((row) => row.id), Array.from({ length: 10 }, (_, i) => i + 1), 'a batch of chunkSize rows')
   t.equal(await within(source.count({})), ROWS)
   t.strictSame((await within(source.slice({}, 10, 2))).map((row) => row.id), [11, 12])
   await within(db.insertInto('entries').values({ id: ROWS + 1, memo: 'Written mid-stream' }).execute())
   // The stream reads the snapshot it began with: the row written since is not in it.
-  let count = 1
-  for (let next = await rows.next(); next.done !== true; next = await rows.next()) count++
+  let count = first.length
+  for (let next = await rows.next(); next.done !== true; next = await rows.next()) count += next.value.length
   t.equal(count, ROWS)
   await db.deleteFrom('entries').where('id', '>', ROWS).execute()
 })
 
 t.test('the stream\'s SQL is told to onQuery like every other query', async (t) => {
   queries.length = 0
-  for await (const row of source.stream({})) if (row.id === 3) break
+  for await (const batch of source.stream({})) if (batch.some((row) => row.id === 3)) break
   t.match(queries, [/^select \* from "entries" order by "id"$/])
 })
 
@@ -63,19 +64,19 @@ t.test('beyond the limit a stream waits for a reader; closing one, even early, f
   const waiting = new Promise<void>((resolve) => { told = resolve })
   const readers = sqliteReaders(openReader, { maxReaders: 1, onWait: () => { waited++; told() } })
   const compiled = db.selectFrom('entries').select('id').orderBy('id').compile()
-  const first = readers.stream(compiled)[Symbol.asyncIterator]()
-  t.strictSame((await first.next()).value, { id: 1 })
+  const first = readers.stream(compiled, 1)[Symbol.asyncIterator]()
+  t.strictSame((await first.next()).value, [{ id: 1 }])
   t.equal(waited, 0, 'the first found a reader free')
-  const second = readers.stream(compiled)[Symbol.asyncIterator]()
+  const second = readers.stream(compiled, 1)[Symbol.asyncIterator]()
   let started = false
   const secondRow = second.next().then((result) => { started = true; return result })
   await waiting
   t.notOk(started, 'the second waits while the first is open')
   await first.return?.(undefined)
-  t.strictSame((await within(secondRow)).value, { id: 1 }, 'then reads')
+  t.strictSame((await within(secondRow)).value, [{ id: 1 }], 'then reads')
   await second.return?.(undefined)
-  const third = readers.stream(compiled)[Symbol.asyncIterator]()
-  t.strictSame((await within(third.next())).value, { id: 1 }, 'the slot was given back')
+  const third = readers.stream(compiled, 1)[Symbol.asyncIterator]()
+  t.strictSame((await within(third.next())).value, [{ id: 1 }], 'the slot was given back')
   await third.return?.(undefined)
   t.equal(waited, 1, 'only the second had to wait')
 })
@@ -83,9 +84,9 @@ t.test('beyond the limit a stream waits for a reader; closing one, even early, f
 t.test('a stream that fails gives its reader back, and says why', async (t) => {
   const readers = sqliteReaders(openReader, { maxReaders: 1 })
   const broken = db.selectFrom('entries').select('id').where('memo', '=', 'x').compile()
-  const rows = readers.stream({ ...broken, sql: 'select id from no_such_table' })[Symbol.asyncIterator]()
+  const rows = readers.stream({ ...broken, sql: 'select id from no_such_table' }, 1)[Symbol.asyncIterator]()
   await t.rejects(rows.next(), /no such table/)
-  t.equal((await within(readers.stream(broken)[Symbol.asyncIterator]().next())).done, true, 'the next stream reads (no rows), and ends')
+  t.equal((await within(readers.stream(broken, 1)[Symbol.asyncIterator]().next())).done, true, 'the next stream reads (no rows), and ends')
 })
 
 t.test('a reader count must be a positive integer', async (t) => {
@@ -95,13 +96,13 @@ t.test('a reader count must be a positive integer', async (t) => {
 t.test('a stream waits for a reader at most waitMs, then fails as unavailable, and leaves the queue', async (t) => {
   const readers = sqliteReaders(openReader, { maxReaders: 1, waitMs: 50 })
   const compiled = db.selectFrom('entries').select('id').orderBy('id').compile()
-  const holder = readers.stream(compiled)[Symbol.asyncIterator]()
-  t.strictSame((await holder.next()).value, { id: 1 })
-  const late = readers.stream(compiled)[Symbol.asyncIterator]()
+  const holder = readers.stream(compiled, 1)[Symbol.asyncIterator]()
+  t.strictSame((await holder.next()).value, [{ id: 1 }])
+  const late = readers.stream(compiled, 1)[Symbol.asyncIterator]()
   const error = await t.rejects(late.next(), { name: 'StoreUnavailableError', message: 'All 1 SQLite readers stayed busy for 50 ms.' })
   t.ok(isStoreUnavailable(error), 'a 503 the client may retry')
   await holder.return?.(undefined)
-  const next = readers.stream(compiled)[Symbol.asyncIterator]()
-  t.strictSame((await within(next.next())).value, { id: 1 }, 'the freed reader goes to the next stream, not to the one that gave up')
+  const next = readers.stream(compiled, 1)[Symbol.asyncIterator]()
+  t.strictSame((await within(next.next())).value, [{ id: 1 }], 'the freed reader goes to the next stream, not to the one that gave up')
   await next.return?.(undefined)
 })

@@ -42,10 +42,15 @@ function scripted (answer: (url: URL) => Answer | undefined): UpstreamClient & {
 
 const items = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ id: from + i, name: `Item ${from + i}`, extra: 'not declared' }))
 
-async function all<T> (rows: AsyncIterable<T>): Promise<T[]> {
+async function all<T> (batches: AsyncIterable<readonly T[]>): Promise<T[]> {
   const seen: T[] = []
-  for await (const row of rows) seen.push(row)
+  for await (const batch of batches) seen.push(...batch)
   return seen
+}
+
+/** A source's batches, as the rows one after another. */
+async function * rowsOf<T> (batches: AsyncIterable<readonly T[]>): AsyncGenerator<T> {
+  for await (const batch of batches) yield * batch
 }
 
 function problemIn (t: Test, error: unknown, status: number, type: string, detail?: RegExp): void {
@@ -176,7 +181,7 @@ t.test('a plain walk past maxRows fails after the rows it may serve, and aborts 
   })
   const source = upstreamList({ client, declaration: Item, path: '/list', paging: cursorPaging({ pageSize: 2 }), maxRows: 3 })
   const seen: number[] = []
-  await t.rejects(async () => { for await (const row of source.stream(undefined)) seen.push((row as { id: number }).id) }, /passed the 3 rows it may walk: the response was cut/)
+  await t.rejects(async () => { for await (const row of rowsOf(source.stream(undefined))) seen.push((row as { id: number }).id) }, /passed the 3 rows it may walk: the response was cut/)
   t.strictSame(seen, [1, 2, 3])
   t.ok(client.signals.every((signal) => signal?.aborted === true), 'nothing is fetched for a walk that ended')
   t.throws(() => upstreamList({ client, declaration: Item, path: '/list', paging: cursorPaging(), maxRows: 0 }), /maxRows must be a positive integer/)

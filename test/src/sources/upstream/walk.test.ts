@@ -75,10 +75,15 @@ function numbered (rows: number, size: number, link = (page: number) => `</list?
   }
 }
 
+/** A source's batches, as the rows one after another. */
+async function * rowsOf<T> (batches: AsyncIterable<readonly T[]>): AsyncGenerator<T> {
+  for await (const batch of batches) yield * batch
+}
+
 async function walked (client: UpstreamClient, paging: UpstreamPaging, maxRows?: number): Promise<unknown[]> {
   const source = upstreamList({ client, declaration: Item, path: '/list', paging, ...(maxRows === undefined ? {} : { maxRows }) })
   const rows: unknown[] = []
-  for await (const row of source.stream(undefined)) rows.push(row)
+  for await (const row of rowsOf(source.stream(undefined))) rows.push(row)
   return rows
 }
 
@@ -124,7 +129,7 @@ t.test('a page fetched ahead that fails cuts the walk where it is needed, and is
   const failing = slow((url) => url.searchParams.get('page') === '3' ? failure : pages(url))
   const seen: number[] = []
   const source = upstreamList({ client: failing, declaration: Item, path: '/list', paging: pageLinkPaging({ pageSize: 2 }) })
-  await t.rejects(async () => { for await (const row of source.stream(undefined)) seen.push((row as { id: number }).id) }, failure)
+  await t.rejects(async () => { for await (const row of rowsOf(source.stream(undefined))) seen.push((row as { id: number }).id) }, failure)
   t.strictSame(seen, [1, 2, 3, 4], 'the rows before the failed page')
   t.equal(failing.flight.now, 0, 'what was in flight beyond it was aborted')
   t.ok(failing.asked.some((href) => pageOf(t, href) === 4), 'page 4 had been fetched ahead of the failure')
@@ -140,7 +145,7 @@ t.test('a client leaving mid-walk aborts every page in flight', async (t) => {
     const client = slow(numbered(40, 2))
     const source = upstreamList({ client, declaration: Item, path: '/list', paging: pageLinkPaging({ pageSize: 2 }) })
     const seen: number[] = []
-    for await (const row of source.stream(undefined)) {
+    for await (const row of rowsOf(source.stream(undefined))) {
       seen.push((row as { id: number }).id)
       if (seen.length === leaveAfter) break
     }
@@ -155,7 +160,7 @@ t.test('past maxRows the walk fails after the rows it may serve, and aborts what
   const client = slow(numbered(40, 2))
   const seen: number[] = []
   const source = upstreamList({ client, declaration: Item, path: '/list', paging: pageLinkPaging({ pageSize: 2 }), maxRows: 5 })
-  await t.rejects(async () => { for await (const row of source.stream(undefined)) seen.push((row as { id: number }).id) }, /passed the 5 rows it may walk: the response was cut/)
+  await t.rejects(async () => { for await (const row of rowsOf(source.stream(undefined))) seen.push((row as { id: number }).id) }, /passed the 5 rows it may walk: the response was cut/)
   t.strictSame(seen, [1, 2, 3, 4, 5])
   t.equal(client.flight.now, 0)
   t.ok(client.flight.most <= PAGES_IN_FLIGHT)
