@@ -18,7 +18,8 @@ async function etag (app: FastifyInstance): Promise<void> {
   app.addHook('onSend', async function answerConditional (request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     const hashed = reply.getHeader('etag')
     // Preconditions apply to successful answers only (RFC 9110 §13.2.1); a problem has no validator.
-    if (reply.statusCode !== 200) {
+    // A 206 (a byte resource's range) keeps its content's: If-None-Match and If-Match apply before Range.
+    if (reply.statusCode !== 200 && reply.statusCode !== 206) {
       reply.removeHeader('etag')
       return payload
     }
@@ -29,6 +30,7 @@ async function etag (app: FastifyInstance): Promise<void> {
     const ifMatch = request.headers['if-match']
     if (ifMatch !== undefined && !anyMatches(ifMatch, tag, strongly)) {
       discard(payload)
+      reply.removeHeader('content-range')
       const refused = problemOf(problem('AG_PRECONDITION_FAILED', 'If-Match names no current representation of this resource: fetch it again for its ETag.'))
       reply.removeHeader('etag').code(refused.status).type(`${PROBLEM_MEDIA_TYPE}; charset=utf-8`)
       return JSON.stringify(refused.body)
@@ -36,6 +38,7 @@ async function etag (app: FastifyInstance): Promise<void> {
     if (!anyMatches(request.headers['if-none-match'], tag, weakly)) return payload
     // Headers a cache would update stay (ETag, Vary, ...); what described the body goes.
     reply.removeHeader('content-type')
+    reply.removeHeader('content-range')
     reply.code(304)
     // No body, and no Content-Length unless it is the 200's: Fastify's HEAD handler measures the
     // payload it is given, so HEAD keeps it; for GET, null sends none.
