@@ -79,7 +79,7 @@ t.test('a mount on a missing table, column or order key is refused, naming it', 
     '/sources/books/orderBy: it is ordered by column "rank", which table "books" does not have; its columns: id, title, status, price, published_on, author_id',
     '/sources/books/fields/name: record Book\'s field "name" reads column "label", which table "books" does not have; its columns: id, title, status, price, published_on, author_id',
     '/sources/books/fields/extra: maps "extra", which record Book does not declare',
-    '/sources/nothing/table: the database has no table or view "chapters"; it has: authors, books, invoices, ledger'
+    '/sources/nothing/table: the database has no table or view "chapters"; it has: authors, book_covers, books, invoices, ledger'
   ])
 })
 
@@ -244,7 +244,7 @@ t.test('a text reads an existing column of a declared table', async (t) => {
     ]
   }), [
     '/sources/books: a text reads column "body", "isbn", which table "books" does not have; its columns: id, title, status, price, published_on, author_id',
-    '/sources/chapters/table: the database has no table or view "chapters"; it has: authors, books, invoices, ledger',
+    '/sources/chapters/table: the database has no table or view "chapters"; it has: authors, book_covers, books, invoices, ledger',
     '/mounts/0/source: a text reads a table source; it names none declared',
     '/mounts/1/source: a text reads a table source; "api" is an upstream\'s'
   ])
