@@ -1,7 +1,7 @@
 // Byte sources: a record's bytes (a blob column, read with its row), and a file on disk, read a
 // range at a time. Each knows its content's length and names it by a strong validator.
 import { createHash } from 'node:crypto'
-import { open, type FileHandle } from 'node:fs/promises'
+import { open, stat } from 'node:fs/promises'
 import type { ByteContent, ByteSource, RecordSource } from './source.js'
 
 /**
@@ -54,16 +54,12 @@ export function fileBytesSource<Args> (pathOf: (args: Args) => string | undefine
 }
 
 async function statOf (path: string): Promise<{ size: number, mtimeMs: number, ino: number } | undefined> {
-  let handle: FileHandle | undefined
   try {
-    handle = await open(path, 'r')
-    const stats = await handle.stat()
+    const stats = await stat(path)
     return stats.isFile() ? stats : undefined
   } catch (error) {
-    if (isMissing(error)) return undefined
+    if (MISSING.has((error as { code?: unknown }).code)) return undefined
     throw error
-  } finally {
-    await handle?.close()
   }
 }
 
@@ -84,8 +80,5 @@ async function readRange (path: string, start: number, end: number): Promise<Uin
   }
 }
 
-/** A path that names nothing, or something that is not a file one can open for reading. */
-function isMissing (error: unknown): boolean {
-  const code = (error as { code?: unknown }).code
-  return code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR'
-}
+/** A path that names nothing, or goes through something that is not a directory. */
+const MISSING = new Set<unknown>(['ENOENT', 'ENOTDIR'])

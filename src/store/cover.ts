@@ -12,7 +12,8 @@ export function coverImage (id: number): Buffer {
   const hue = (id * 137) % 360
   const [r, g, b] = rgbOf(hue)
   const pixels = Buffer.alloc(COVER_WIDTH * COVER_HEIGHT * 3)
-  let seed = id * 2654435761 >>> 0 || 1
+  // Odd, so never 0: xorshift keeps 0 at 0.
+  let seed = ((id * 2654435761) >>> 0) | 1
   for (let y = 0; y < COVER_HEIGHT; y++) {
     for (let x = 0; x < COVER_WIDTH; x++) {
       const framed = x < 6 || y < 6 || x >= COVER_WIDTH - 6 || y >= COVER_HEIGHT - 6
