@@ -2,7 +2,10 @@
 // windows of its bytes to an agent, over HTTP and MCP; every body checked against the schema the
 // route declares for what it answered.
 import t from 'tap'
+import Type from 'typebox'
 import { AGENT_MEDIA_TYPE, PROBLEM_MEDIA_TYPE } from '../../src/audience.js'
+import { compileMount, MountError } from '../../src/core/index.js'
+import { unrestricted } from '../../src/permissions.js'
 import { coverImage } from '../../src/store/cover.js'
 import { AGENT, AUTH, buildApp } from '../helpers/app.js'
 
@@ -189,4 +192,10 @@ t.test('over MCP: the same windows as structured content, and a walk reassembles
   const refused = await call(99, { id: 3, max_bytes: 5000 })
   t.equal(refused.isError, true)
   t.match(refused.content[0].text, /max_bytes: Must be <= 4096\./)
+})
+
+t.test('a byte mount whose argument is named like a window parameter is refused; so is a ceiling below 4', async (t) => {
+  const mount = { kind: 'bytes', name: 'readBlob', url: '/blob', summary: 'A blob', mediaType: 'image/png', source: { open: async () => undefined }, permissions: [unrestricted] } as const
+  t.throws(() => compileMount({ ...mount, arguments: Type.Object({ offset: Type.Integer() }) }, { timeZone: 'UTC' }), new MountError('Route \'readBlob\': offset is a parameter of its paging style; name the argument otherwise.'))
+  t.throws(() => compileMount({ ...mount, paging: { style: 'bytes', ceiling: 2 } }, { timeZone: 'UTC' }), /ceiling must be at least 4/)
 })
