@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify'
 import Type from 'typebox'
 import { Marking } from '../../src/declare/index.js'
-import { signedIn } from '../../src/permissions.js'
+import { signedIn, unrestricted } from '../../src/permissions.js'
 import { kyselyRecordSource, kyselySource, recordBytesSource, recordTextSource, type RecordSource } from '../../src/sources/index.js'
 import type { Database } from '../../src/store/index.js'
 import { Book } from './book.js'
@@ -69,7 +69,7 @@ export default async function books (app: FastifyInstance): Promise<void> {
     name: 'getBookCover',
     url: '/books/:id/cover',
     summary: 'Get a book\'s cover',
-    description: `The cover, a PNG image: whole or one range (Range) for a plain client; for an agent a window of its bytes, as base64 (at most ${MAX_COVER_BYTES} bytes).`,
+    description: `The cover, a PNG image, open to anyone: whole or one range (Range) for a plain client or a browser; for an agent a window of its bytes, as base64 (at most ${MAX_COVER_BYTES} bytes).`,
     tags: ['books'],
     params: BookParams,
     source: recordBytesSource(
@@ -77,7 +77,8 @@ export default async function books (app: FastifyInstance): Promise<void> {
       (row) => row.image
     ),
     mediaType: 'image/png',
-    permissions: [signedIn],
+    // Open to anyone: a browser opening the image sends no key.
+    permissions: [unrestricted],
     paging: { style: 'bytes', ceiling: MAX_COVER_BYTES, defaultBytes: COVER_BYTES }
   })
 

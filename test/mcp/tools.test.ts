@@ -238,7 +238,7 @@ t.test('the same doors as HTTP: keys, permissions, Origin and Host', async (t) =
   t.test('without a key a caller sees and calls only unrestricted tools', async (t) => {
     const anonymous = await connect(t, running, {})
     const { tools } = await anonymous.listTools()
-    t.strictSame(tools.map((tool) => tool.name), ['listLedgerEntries'])
+    t.strictSame(tools.map((tool) => tool.name), ['getBookCover', 'listLedgerEntries'])
     const ledger = await anonymous.callTool({ name: 'listLedgerEntries' })
     t.notOk(ledger.isError)
     const books = await anonymous.callTool({ name: 'listBooks', arguments: {} })
