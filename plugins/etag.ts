@@ -27,7 +27,8 @@ async function etag (app: FastifyInstance): Promise<void> {
 function conditional (request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
   const hashed = reply.getHeader('etag')
   // Preconditions apply to successful answers only (RFC 9110 §13.2.1); a problem has no validator.
-  if (reply.statusCode !== 200) {
+  // A 206 (a byte resource's range) keeps its content's: If-None-Match and If-Match apply before Range.
+  if (reply.statusCode !== 200 && reply.statusCode !== 206) {
     reply.removeHeader('etag')
     return payload
   }
@@ -38,6 +39,7 @@ function conditional (request: FastifyRequest, reply: FastifyReply, payload: unk
   const ifMatch = request.headers['if-match']
   if (ifMatch !== undefined && !anyMatches(ifMatch, tag, strongly)) {
     discard(payload)
+    reply.removeHeader('content-range')
     const refused = problemOf(problem('AG_PRECONDITION_FAILED', 'If-Match names no current representation of this resource: fetch it again for its ETag.'))
     reply.removeHeader('etag').code(refused.status).type(`${PROBLEM_MEDIA_TYPE}; charset=utf-8`)
     return JSON.stringify(refused.body)
@@ -45,6 +47,7 @@ function conditional (request: FastifyRequest, reply: FastifyReply, payload: unk
   if (!anyMatches(request.headers['if-none-match'], tag, weakly)) return payload
   // Headers a cache would update stay (ETag, Vary, ...); what described the body goes.
   reply.removeHeader('content-type')
+  reply.removeHeader('content-range')
   reply.code(304)
   // No body, and no Content-Length unless it is the 200's: Fastify's HEAD handler measures the
   // payload it is given, so HEAD keeps it; for GET, null sends none.

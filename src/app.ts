@@ -17,7 +17,7 @@ export type AppOptions = Omit<GatewayOptions, 'setUp' | 'tags'> & {
 
 /** The demo resources' tags, listed in the document. */
 export const TAGS = [
-  { name: 'books', description: 'The book catalogue: the books, each book, and each book\'s text.' },
+  { name: 'books', description: 'The book catalogue: the books, each book, each book\'s cover and each book\'s text.' },
   { name: 'invoices', description: 'Invoices, with choices shown by their displays and a refund affordance per invoice.' },
   { name: 'ledger', description: 'The ledger: a long list, open to anyone, paged by offset.' }
 ]

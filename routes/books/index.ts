@@ -1,15 +1,18 @@
-// The book catalogue: one declaration mounted three ways, and each book's text.
+// The book catalogue: one declaration mounted three ways, each book's cover and each book's text.
 import type { FastifyInstance } from 'fastify'
 import Type from 'typebox'
 import { Marking } from '../../src/declare/index.js'
-import { signedIn } from '../../src/permissions.js'
-import { kyselyRecordSource, kyselySource, recordTextSource, type RecordSource } from '../../src/sources/index.js'
+import { signedIn, unrestricted } from '../../src/permissions.js'
+import { kyselyRecordSource, kyselySource, recordBytesSource, recordTextSource, type RecordSource } from '../../src/sources/index.js'
 import type { Database } from '../../src/store/index.js'
 import { Book } from './book.js'
 import { bookText } from './text.js'
 
 const MAX_PAGE_SIZE = 50
 const MAX_TEXT_LINES = 200
+/** A cover is a few KB: an agent reads it in a few windows of at most 4096 bytes (1024 by default). */
+const MAX_COVER_BYTES = 4096
+const COVER_BYTES = 1024
 
 const BookParams = Type.Object({ id: Type.Integer({ description: 'The book\'s identifier.' }) })
 
@@ -59,6 +62,24 @@ export default async function books (app: FastifyInstance): Promise<void> {
     params: BookParams,
     source: book,
     permissions: [signedIn]
+  })
+
+  app.mount({
+    kind: 'bytes',
+    name: 'getBookCover',
+    url: '/books/:id/cover',
+    summary: 'Get a book\'s cover',
+    description: `The cover, a PNG image, open to anyone: whole or one range (Range) for a plain client or a browser; for an agent a window of its bytes, as base64 (at most ${MAX_COVER_BYTES} bytes).`,
+    tags: ['books'],
+    params: BookParams,
+    source: recordBytesSource(
+      kyselyRecordSource(({ id }: { id: number }) => app.store.db.selectFrom('book_covers').select('image').where('book_id', '=', id)),
+      (row) => row.image
+    ),
+    mediaType: 'image/png',
+    // Open to anyone: a browser opening the image sends no key.
+    permissions: [unrestricted],
+    paging: { style: 'bytes', ceiling: MAX_COVER_BYTES, defaultBytes: COVER_BYTES }
   })
 
   mountBookText(app)

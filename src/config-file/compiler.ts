@@ -10,8 +10,8 @@ import type { Store } from '../store/store.js'
 import { declarationFileError, pointerOf, type Issue } from './errors.js'
 import type { LoadedFile } from './loader.js'
 import { compileRecords, markingOf } from './records.js'
-import type { MountDeclaration, ParamDeclaration, RecordMountDeclaration, TextMountDeclaration, UpstreamDeclaration } from './schema.js'
-import { tableSource, tablesOf, tableText, upstreamSource, type Sourced, type Tables } from './sources.js'
+import type { BytesMountDeclaration, MountDeclaration, ParamDeclaration, RecordMountDeclaration, TextMountDeclaration, UpstreamDeclaration } from './schema.js'
+import { tableBytes, tableSource, tablesOf, tableText, upstreamSource, type Sourced, type Tables } from './sources.js'
 
 /** A mount, with where the file declares it (to point at a refusal `app.mount` raises). */
 export interface DeclaredMount {
@@ -52,7 +52,7 @@ export async function compileDeclarations (file: LoadedFile, context: CompileCon
     once(urls, routeKey(declared.url), index, `${at}/url`, `serves the URL of mount ${'#'}`, issues)
     once(names, declared.name, index, `${at}/name`, `is the name of mount ${'#'}`, issues)
     const known = { records, clients, tables }
-    const mount = declared.kind === 'text' ? textMountOf(declared, at, known, file, context, issues) : mountOf(declared, at, known, file, context, issues)
+    const mount = declared.kind === 'text' || declared.kind === 'bytes' ? columnMountOf(declared, at, known, file, context, issues) : mountOf(declared, at, known, file, context, issues)
     if (mount !== undefined) mounts.push({ mount, at })
   })
   if (issues.length > 0) {
@@ -68,23 +68,29 @@ interface Known {
   readonly tables: Tables
 }
 
-function textMountOf (declared: TextMountDeclaration, at: string, known: Known, file: LoadedFile, context: CompileContext, issues: Issue[]): Mount | undefined {
+/** A text or bytes mount: one column of the table row its path parameters name. */
+function columnMountOf (declared: TextMountDeclaration | BytesMountDeclaration, at: string, known: Known, file: LoadedFile, context: CompileContext, issues: Issue[]): Mount | undefined {
   const { sources } = file.declarations
   const source = Object.hasOwn(sources, declared.source) ? sources[declared.source] : undefined
   if (source === undefined || 'upstream' in source) {
-    issues.push({ pointer: `${at}/source`, message: `a text reads a table source; ${source === undefined ? 'it names none declared' : `"${declared.source}" is an upstream's`}` })
+    const what = declared.kind === 'text' ? 'a text reads' : 'bytes are read from'
+    issues.push({ pointer: `${at}/source`, message: `${what} a table source; ${source === undefined ? 'it names none declared' : `"${declared.source}" is an upstream's`}` })
     return undefined
   }
   const params = Object.keys(declared.params ?? {})
-  const text = tableText(source, { column: declared.text, params, at: pointerOf('sources', declared.source) }, context.store, known.tables, issues)
-  if (text === undefined) return undefined
-  return {
-    kind: 'text',
+  const reading = { column: declared.kind === 'text' ? declared.text : declared.bytes, params, at: pointerOf('sources', declared.source) }
+  const common = {
     ...routeOf(declared),
-    source: text,
-    ...(declared.params === undefined ? {} : { params: paramsOf(declared.params) }),
-    ...(declared.paging === undefined ? {} : { paging: declared.paging })
+    ...(declared.params === undefined ? {} : { params: paramsOf(declared.params) })
   }
+  if (declared.kind === 'bytes') {
+    const bytes = tableBytes(source, reading, context.store, known.tables, issues)
+    if (bytes === undefined) return undefined
+    return { kind: 'bytes', ...common, source: bytes, mediaType: declared.mediaType, ...(declared.paging === undefined ? {} : { paging: declared.paging }) }
+  }
+  const text = tableText(source, reading, context.store, known.tables, issues)
+  if (text === undefined) return undefined
+  return { kind: 'text', ...common, source: text, ...(declared.paging === undefined ? {} : { paging: declared.paging }) }
 }
 
 /** What every mount says of its route. */

@@ -309,7 +309,24 @@ const Mount = Type.Unsafe({
         style: Type.Literal('lines'),
         ceiling: Type.Optional(whole('The most lines a window holds (default 200).'))
       }, { description: 'How an agent reads the text: windows of lines.' }))
-    }, { description: 'A text held in a column: whole as text/plain to a plain client, a window of lines to an agent.' })
+    }, { description: 'A text held in a column: whole as text/plain to a plain client, a window of lines to an agent.' }),
+    closed({
+      kind: Type.Literal('bytes'),
+      ...route,
+      source: text('The table whose row holds the bytes, as declared in `sources`.'),
+      permissions,
+      bytes: text('The column holding the bytes (a blob, a bytea; a text column\'s text is its UTF-8 bytes). NULL is no content: 404.'),
+      mediaType: Type.String({
+        pattern: '^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*(\\s*;.*)?$',
+        description: 'The content\'s media type (`image/png`): what a plain client is served; a `text/*` one (UTF-8) is served to agents as text, anything else as base64.'
+      }),
+      params: Type.Optional(params('The path parameters naming the row; each is the column of its name (or as the source maps it).')),
+      paging: Type.Optional(closed({
+        style: Type.Literal('bytes'),
+        ceiling: Type.Optional(whole('The most bytes a window holds (default 65536); a larger max_bytes is refused, not clamped.', 4)),
+        defaultBytes: Type.Optional(whole('The bytes a window holds when no max_bytes is sent (default 16384, at most the ceiling).', 4))
+      }, { description: 'How an agent reads the bytes: windows of them.' }))
+    }, { description: 'Bytes held in a column (an image, a file): whole or by range in their own media type to a plain client, a window of bytes to an agent.' })
   ]
 })
 
@@ -453,11 +470,26 @@ export interface TextMountDeclaration {
   readonly paging?: { readonly style: 'lines', readonly ceiling?: number }
 }
 
+export interface BytesMountDeclaration {
+  readonly kind: 'bytes'
+  readonly name: string
+  readonly url: string
+  readonly summary: string
+  readonly description?: string
+  readonly tags?: readonly string[]
+  readonly source: string
+  readonly permissions: readonly PermissionDeclaration[]
+  readonly bytes: string
+  readonly mediaType: string
+  readonly params?: Readonly<Record<string, ParamDeclaration>>
+  readonly paging?: { readonly style: 'bytes', readonly ceiling?: number, readonly defaultBytes?: number }
+}
+
 export type RecordMountDeclaration =
   | MountDeclarationBase & { readonly kind: 'list', readonly paging?: ListPagingDeclaration, readonly filters?: Readonly<Record<string, typeof FILTER_KINDS[number]>> }
   | MountDeclarationBase & { readonly kind: 'retrieve', readonly params: Readonly<Record<string, ParamDeclaration>> }
 
-export type MountDeclaration = RecordMountDeclaration | TextMountDeclaration
+export type MountDeclaration = RecordMountDeclaration | TextMountDeclaration | BytesMountDeclaration
 
 export interface DeclarationFile {
   readonly tags?: ReadonlyArray<{ readonly name: string, readonly description: string }>

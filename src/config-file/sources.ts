@@ -4,7 +4,8 @@
 import { sql, type Kysely } from 'kysely'
 import type { RecordDeclaration } from '../declare/index.js'
 import { kyselyRecordSource, kyselySource } from '../sources/kysely.js'
-import type { ListSource, RecordSource, TextSource, WindowSource } from '../sources/source.js'
+import { recordBytesSource } from '../sources/bytes.js'
+import type { ByteSource, ListSource, RecordSource, TextSource, WindowSource } from '../sources/source.js'
 import { recordTextSource } from '../sources/text.js'
 import {
   cursorPaging, offsetPaging, pageLinkPaging, singlePaging, upstreamList, upstreamRecord, type UpstreamClient, type UpstreamPaging
@@ -94,21 +95,32 @@ export interface TextReading {
 
 /** The text in one column of the row the path parameters name; each column checked to exist. */
 export function tableText (declared: TableSourceDeclaration, reading: TextReading, store: Pick<Store<any>, 'db'>, tables: Tables, issues: Issue[]): TextSource<Record<string, unknown>> | undefined {
+  const row = columnRow(declared, reading, 'a text reads', store, tables, issues)
+  return row === undefined ? undefined : recordTextSource(row, ({ value }) => linesOf(value))
+}
+
+/** The bytes in one column of the row the path parameters name (a text column's as UTF-8); each column checked to exist. */
+export function tableBytes (declared: TableSourceDeclaration, reading: TextReading, store: Pick<Store<any>, 'db'>, tables: Tables, issues: Issue[]): ByteSource<Record<string, unknown>> | undefined {
+  const row = columnRow(declared, reading, 'bytes are read from', store, tables, issues)
+  return row === undefined ? undefined : recordBytesSource(row, ({ value }) => typeof value === 'string' ? Buffer.from(value, 'utf8') : value as Uint8Array | null)
+}
+
+/** The one column a text or bytes mount reads, of the row its path parameters name. */
+function columnRow (declared: TableSourceDeclaration, reading: TextReading, what: string, store: Pick<Store<any>, 'db'>, tables: Tables, issues: Issue[]): RecordSource<Record<string, unknown>, { value: unknown }> | undefined {
   const columns = columnsOf(declared, tables, reading.at, issues)
   if (columns === undefined) return undefined
   const keys = reading.params.map((param) => ({ param, column: mappingOf(declared, param).column }))
   const missing = [reading.column, ...keys.map(({ column }) => column)].filter((column) => !columns.has(column))
   if (missing.length > 0) {
-    issues.push({ pointer: reading.at, message: `a text reads column ${missing.map((column) => `"${column}"`).join(', ')}, which table "${declared.table}" does not have; its columns: ${[...columns].join(', ')}` })
+    issues.push({ pointer: reading.at, message: `${what} column ${missing.map((column) => `"${column}"`).join(', ')}, which table "${declared.table}" does not have; its columns: ${[...columns].join(', ')}` })
     return undefined
   }
   const db = store.db as Kysely<any>
   const query = (args: Record<string, unknown>): any => keys.reduce(
     (selected: any, { column, param }) => selected.where(column, '=', args[param]),
-    db.selectFrom(declared.table).select((eb: any) => eb.ref(reading.column).as('text'))
+    db.selectFrom(declared.table).select((eb: any) => eb.ref(reading.column).as('value'))
   )
-  const row = kyselyRecordSource<Record<string, unknown>, { text: unknown }>(query)
-  return recordTextSource(row, ({ text }: { text: unknown }) => linesOf(text))
+  return kyselyRecordSource<Record<string, unknown>, { value: unknown }>(query)
 }
 
 /** A text's lines, without their breaks; a last line break ends the last line, and NULL is no text. */

@@ -25,6 +25,7 @@ export const PROBLEM_KINDS = {
   AG_REQUEST_TIMEOUT: { status: 408, title: 'Request timeout', when: 'the request did not arrive whole in time' },
   AG_PRECONDITION_FAILED: { status: 412, title: 'Precondition failed', when: 'If-Match names no current representation' },
   AG_BODY_NOT_ALLOWED: { status: 413, title: 'Body not allowed', when: 'a body on a GET or HEAD request' },
+  AG_RANGE_NOT_SATISFIABLE: { status: 416, title: 'Range not satisfiable', when: 'a Range header whose range starts past the end of the content (`Content-Range: bytes */<length>` gives its length)' },
   AG_RATE_LIMITED: { status: 429, title: 'Rate limited', when: 'too many requests from this key or address; retry after the Retry-After header\'s seconds' },
   AG_HEADERS_TOO_LARGE: { status: 431, title: 'Headers too large', when: 'the request\'s headers are too large' },
   AG_UPSTREAM_UNREACHABLE: { status: 502, title: 'Upstream unreachable', when: 'the upstream refused or reset the connection, or its name did not resolve' },

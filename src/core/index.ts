@@ -1,6 +1,7 @@
 export { compileMount, type Resource } from './resource.js'
 export { serveList, serveRecord, serveText, type Call, type Served } from './serve.js'
-export { MountError, type ListMount, type Mount, type MountSettings, type RetrieveMount, type TextMount } from './mount.js'
+export { serveBytes, type BytesPlan, type ServedBytes } from './serve-bytes.js'
+export { MountError, type BytesMount, type ListMount, type Mount, type MountSettings, type RetrieveMount, type TextMount } from './mount.js'
 export { compileFilters, NO_FILTERS, type CompiledFilters, type FilterKind, type Filters } from './filters.js'
 export { argumentChecker, type CheckedArguments, type RawArguments } from './arguments.js'
 export { jsonArrayStream } from './json-array.js'

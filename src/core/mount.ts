@@ -1,12 +1,12 @@
-// What a route declares to be mounted: a record declaration (or a text), where its rows come from,
+// What a route declares to be mounted: a record declaration (or a text, or bytes), where its rows come from,
 // its closed arguments, who may call it and how an agent pages it. A mount is generic over its row
 // type, so a source whose rows do not match the declared record does not compile.
 import type { TObject } from 'typebox'
 import type { Marking, RecordDeclaration } from '../declare/index.js'
 import type { Filters } from './filters.js'
-import type { LineOptions, ListPaging } from '../paging/index.js'
+import type { ByteOptions, LineOptions, ListPaging } from '../paging/index.js'
 import type { Permission } from '../permissions.js'
-import type { ListSource, RecordSource, TextSource, WindowSource } from '../sources/index.js'
+import type { ByteSource, ListSource, RecordSource, TextSource, WindowSource } from '../sources/index.js'
 
 interface MountBase {
   /** The operation's name: its OpenAPI operationId and how refusals name the mount. */
@@ -65,7 +65,21 @@ export interface TextMount<Args = any> extends MountBase {
   readonly paging?: LineOptions
 }
 
-export type Mount<Args = any, Row = any> = ListMount<Args, Row> | RetrieveMount<Args, Row> | TextMount<Args>
+/**
+ * Bytes (an image, a file, an export): whole or by HTTP range to a plain client, in its own media
+ * type; a window of bytes to an agent (text as text, anything else as base64).
+ */
+export interface BytesMount<Args = any> extends MountBase {
+  readonly kind: 'bytes'
+  readonly source: ByteSource<Args>
+  /** The content's media type (`image/png`, `text/csv`), as a plain client is served it. */
+  readonly mediaType: string
+  /** The path parameters naming the content (e.g. `{ id }`), if any. */
+  readonly params?: TObject
+  readonly paging?: ByteOptions
+}
+
+export type Mount<Args = any, Row = any> = ListMount<Args, Row> | RetrieveMount<Args, Row> | TextMount<Args> | BytesMount<Args>
 
 /** What the gateway decides for every mount: how timestamps read, what a handle says. */
 export interface MountSettings {

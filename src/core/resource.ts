@@ -3,7 +3,7 @@
 // at registration, and a mount that cannot be served safely is refused here, naming it.
 import { createHash } from 'node:crypto'
 import Type, { type TObject, type TProperties } from 'typebox'
-import { pagingStyle, type PagingStyle } from '../paging/index.js'
+import { byteWindowing, isUtf8Text, pagingStyle, type PagingStyle } from '../paging/index.js'
 import { isWindowSource } from '../sources/index.js'
 import { needsPrincipal, type Permission } from '../permissions.js'
 import { buildProjection, type JsonSchema } from '../projection/index.js'
@@ -11,7 +11,8 @@ import { argumentChecker } from './arguments.js'
 import { compileFilters } from './filters.js'
 import type { ProblemCode } from './errors.js'
 import { MountError, type Mount, type MountSettings } from './mount.js'
-import { listBodies, recordBodies, textBodies, type Bodies } from './schemas.js'
+import { byteBodies, listBodies, recordBodies, textBodies, type Bodies } from './schemas.js'
+import { serveBytes } from './serve-bytes.js'
 import { compileSerializer } from './serializer.js'
 import { serveList, serveRecord, serveText, type Call, type Served } from './serve.js'
 
@@ -32,6 +33,8 @@ export interface Resource {
   readonly params?: TObject
   /** The body each audience is served. */
   readonly bodies: Bodies
+  /** A byte resource's media type, as a plain client is served it. */
+  readonly mediaType?: string
   /** The problems it can answer with besides a malformed request. */
   readonly problems: readonly ProblemCode[]
   serve: (call: Call) => Promise<Served>
@@ -57,6 +60,14 @@ export function compileMount (mount: Mount, settings: MountSettings): Resource {
     const plan = { source: mount.source, style, url: mount.url, check: argumentChecker({ query, params: mount.params, paging: style }) }
     return { ...common, query, params: mount.params, bodies: textBodies(style), serve: async (call) => await serveText(plan, call) }
   }
+  if (mount.kind === 'bytes') {
+    const windowing = byteWindowing(mount.paging)
+    windowStyle(mount, windowing)
+    const query = closedQuery(mount.arguments, windowing.parameters)
+    const check = argumentChecker({ query, params: mount.params, paging: windowing })
+    const plan = { source: mount.source, windowing, mediaType: mount.mediaType, text: isUtf8Text(mount.mediaType), url: mount.url, check }
+    return { ...common, query, params: mount.params, bodies: byteBodies(windowing.schema), mediaType: mount.mediaType, serve: async (call) => await serveBytes(plan, call) }
+  }
   const projection = buildProjection(mount.declaration.schema, { name: `Route '${mount.name}'`, overrides: mount.overrides, timeZone: settings.timeZone })
   const items = recordBodies(mount.declaration, projection, settings, mount.schemaName)
   const { present } = mount.declaration
@@ -80,7 +91,7 @@ export function compileMount (mount: Mount, settings: MountSettings): Resource {
 }
 
 /** The style, once no declared argument (nor filter argument) is named like one of its parameters, nor a filter argument like a declared one. */
-function windowStyle (mount: Mount, style: PagingStyle, filtered: TProperties = {}): PagingStyle {
+function windowStyle<Style extends Pick<PagingStyle, 'parameters'>> (mount: Mount, style: Style, filtered: TProperties = {}): Style {
   const declared = Object.keys(mount.arguments?.properties ?? {})
   const shadowed = [...declared, ...Object.keys(filtered)].filter((name) => Object.hasOwn(style.parameters, name))
   if (shadowed.length > 0) {

@@ -41,3 +41,8 @@ const LINE: JsonSchema = { type: 'string', description: 'One line of the text, w
 export function textBodies (style: PagingStyle): Bodies {
   return { plain: PLAIN_TEXT, agent: named(style.schema(LINE), 'LineWindow') }
 }
+
+/** Bytes: the content itself to plain clients; a window of bytes to agents, one component for every byte mount. */
+export function byteBodies (agent: JsonSchema): Bodies {
+  return { plain: { type: 'string', format: 'binary', description: 'The content\'s bytes, whole or the range asked for.' }, agent: named(agent, 'ByteWindow') }
+}

@@ -9,6 +9,7 @@ import type { CheckedArguments, RawArguments } from './arguments.js'
 import type { CompiledFilters } from './filters.js'
 import { problem } from './errors.js'
 import { jsonArrayStream } from './json-array.js'
+import { pathOf, type ServedBytes } from './serve-bytes.js'
 
 /** One call, as a transport received it: who reads, the query and the path parameters, unchecked. */
 export interface Call extends RawArguments {
@@ -17,14 +18,16 @@ export interface Call extends RawArguments {
 }
 
 /**
- * What to send: a JSON value, a bare JSON array streamed a batch of rows at a time (with its validator, when the
- * source has one), that the caller's copy is current, or a whole text.
+ * What to send: a JSON value, a bare JSON array streamed a batch of rows at a time (with its
+ * validator, when the source has one), that the caller's copy is current, a whole text, or content
+ * to send as bytes.
  */
 export type Served =
   | { readonly kind: 'json', readonly body: unknown }
   | { readonly kind: 'json-array', readonly body: Readable, readonly tag?: string }
   | { readonly kind: 'unchanged', readonly body: null, readonly tag: string }
   | { readonly kind: 'text', readonly body: string }
+  | ServedBytes
 
 /** What every flow needs first: the call's arguments checked (or the 400 naming each wrong one). */
 interface Checked {
@@ -138,9 +141,4 @@ function wholeText (lines: readonly string[]): string {
 
 function describe (params: Readonly<Record<string, unknown>>): string {
   return Object.entries(params).map(([name, value]) => `${name} ${String(value)}`).join(', ')
-}
-
-/** `/books/:id/text` with `{ id: 9 }` -> `/books/9/text`. */
-function pathOf (url: string, params: Readonly<Record<string, unknown>>): string {
-  return url.replace(/:(\w+)/g, (_template, name: string) => String(params[name]))
 }

@@ -10,6 +10,9 @@ import { named } from '../openapi/components.js'
 export const RESPONSE_HEADERS = {
   ETag: { type: 'string', description: 'The validator of this representation (each audience\'s its own); send it in If-None-Match to be answered 304 while it holds. A plain list\'s is weak: it names the data and the statement that reads it; a list read from an upstream API has none.' },
   Vary: { type: 'string', description: 'What the variant served depends on: Accept and X-Audience (and Origin where CORS is on).' },
+  'Accept-Ranges': { type: 'string', enum: ['bytes'], description: 'A byte resource\'s plain variant: send `Range: bytes=<first>-<last>` (or `<first>-`, or `-<count>`) for part of it, and If-Range with its ETag to get the part only while the content is the same.' },
+  'Content-Length': { type: 'integer', minimum: 0, description: 'How many bytes the body holds.' },
+  'Content-Range': { type: 'string', description: 'Which bytes a 206 holds, of how many (`bytes 0-99/4711`); on a 416, the length alone (`bytes */4711`).' },
   'Retry-After': { type: 'integer', minimum: 0, description: 'How many seconds to wait before trying again.' },
   'WWW-Authenticate': { type: 'string', description: 'How to authenticate: `Bearer`, with why the credentials were refused; on a 403, the scope the key lacks (`error="insufficient_scope", scope="..."`), where that is why.' },
   'X-RateLimit-Limit': { type: 'integer', minimum: 0, description: 'Requests this key (or address) may make per window.' },
@@ -30,6 +33,7 @@ const RATE_LIMITED: HeaderName[] = ['X-RateLimit-Limit', 'X-RateLimit-Remaining'
 const HEADERS_BY_STATUS: Readonly<Record<number, HeaderName[]>> = {
   401: ['WWW-Authenticate'],
   403: ['WWW-Authenticate'],
+  416: ['Content-Range'],
   429: ['Retry-After', ...RATE_LIMITED],
   503: ['Retry-After']
 }
@@ -47,15 +51,24 @@ export function problemResponse (description: string, sent: Record<string, objec
   return { description, headers: sent, content: { [PROBLEM_MEDIA_TYPE]: { schema: ProblemBody } } }
 }
 
-/** The 200 answer: each audience's body under its own media type. */
-export function bodyResponse (variants: Variants, bodies: Bodies, description: string): object {
+/** The 200 answer: each audience's body under its own media type (and, for bytes, how to ask for part of it). */
+export function bodyResponse (variants: Variants, bodies: Bodies, description: string, extra: HeaderName[] = []): object {
   return {
     description,
-    headers: headers('ETag', 'Vary', ...RATE_LIMITED),
+    headers: headers('ETag', 'Vary', ...extra, ...RATE_LIMITED),
     content: {
       [variants.plain]: { schema: bodies.plain },
       [variants.agent]: { schema: bodies.agent }
     }
+  }
+}
+
+/** The 206 of a byte resource's plain variant: one range of its content. */
+export function partialResponse (mediaType: string, plain: object): object {
+  return {
+    description: 'Part of the content: the one range a plain client\'s Range header asked for (several ranges get the whole content, a 200).',
+    headers: headers('Content-Range', 'Accept-Ranges', 'Content-Length', 'ETag', 'Vary', ...RATE_LIMITED),
+    content: { [mediaType]: { schema: plain } }
   }
 }
 

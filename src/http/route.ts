@@ -2,19 +2,27 @@
 // (audience, validated query and path parameters), and what the core serves into a reply whose
 // media type names the variant served. The flow itself is the core's (src/core/serve.ts).
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
-import { JSON_VARIANTS, TEXT_VARIANTS } from '../audience.js'
+import Type from 'typebox'
 import { NO_ROUTE, problem } from '../core/errors.js'
 import type { Resource } from '../core/resource.js'
 import { compileSerializer } from '../core/serializer.js'
+import { AGENT_MEDIA_TYPE, JSON_VARIANTS, TEXT_VARIANTS } from '../audience.js'
 import { anyMatches, weakly, withAudience } from './conditional.js'
-import { bodyResponse, problemResponses } from './responses.js'
+import { bytesAnswer } from './ranges.js'
+import { bodyResponse, partialResponse, problemResponses } from './responses.js'
 import { cutWhenStalled } from './stalled.js'
 
 function acceptAsSent (): boolean {
   return true
 }
 
-const DESCRIPTIONS = { list: 'The list.', retrieve: 'The record.', text: 'The text.' } as const
+const DESCRIPTIONS = { list: 'The list.', retrieve: 'The record.', text: 'The text.', bytes: 'The whole content, in its own media type, or for an agent a window of it.' } as const
+
+/** The request headers a byte resource reads, as the document shows them (read by src/http/ranges.ts). */
+const RANGE_HEADERS = Type.Object({
+  range: Type.Optional(Type.String({ description: 'Plain clients: one range of bytes, `bytes=<first>-<last>`, `bytes=<first>-` or `bytes=-<count>`. Several ranges, or a malformed header, get the whole content.' })),
+  'if-range': Type.Optional(Type.String({ description: 'The ETag the client holds: the range is sent only while it is current, the whole content otherwise.' }))
+})
 
 export interface RouteSettings {
   /** How long a streamed list may wait on a client that does not read before it is cut. */
@@ -22,7 +30,8 @@ export interface RouteSettings {
 }
 
 export function routeOf (resource: Resource, settings: RouteSettings): RouteOptions {
-  const variants = resource.kind === 'text' ? TEXT_VARIANTS : JSON_VARIANTS
+  const variants = resource.kind === 'text' ? TEXT_VARIANTS : resource.mediaType === undefined ? JSON_VARIANTS : { plain: resource.mediaType, agent: AGENT_MEDIA_TYPE }
+  const bytes = resource.kind === 'bytes'
   return {
     method: 'GET',
     url: resource.url,
@@ -38,10 +47,12 @@ export function routeOf (resource: Resource, settings: RouteSettings): RouteOpti
       tags: resource.tags === undefined ? undefined : [...resource.tags],
       ...(resource.params === undefined ? {} : { params: resource.params }),
       querystring: resource.query,
+      ...(bytes ? { headers: RANGE_HEADERS } : {}),
       response: {
-        200: bodyResponse(variants, resource.bodies, DESCRIPTIONS[resource.kind]),
-        // HTTP's own refusals: If-Match naming nothing current, a body on a GET.
-        ...problemResponses([...resource.problems, 'AG_PRECONDITION_FAILED', 'AG_BODY_NOT_ALLOWED'], resource.params !== undefined)
+        200: bodyResponse(variants, resource.bodies, DESCRIPTIONS[resource.kind], bytes ? ['Accept-Ranges', 'Content-Length'] : []),
+        ...(bytes ? { 206: partialResponse(variants.plain, resource.bodies.plain) } : {}),
+        // HTTP's own refusals: If-Match naming nothing current, a body on a GET (a range past the end).
+        ...problemResponses([...resource.problems, 'AG_PRECONDITION_FAILED', 'AG_BODY_NOT_ALLOWED', ...(bytes ? ['AG_RANGE_NOT_SATISFIABLE'] as const : [])], resource.params !== undefined)
       }
     },
     handler: async function serveRequest (request: FastifyRequest, reply: FastifyReply) {
@@ -50,6 +61,11 @@ export function routeOf (resource: Resource, settings: RouteSettings): RouteOpti
       if (Object.values(params).includes('')) throw problem('AG_NOT_FOUND', NO_ROUTE)
       const { audience } = request
       const served = await resource.serve({ audience, query: request.query as Record<string, unknown>, params, holds: (tag) => holds(request, tag) })
+      if (served.kind === 'bytes') {
+        // A strong validator naming the bytes; the ETag plugin adds the audience, as If-Range compares it.
+        reply.type(served.mediaType).header('etag', `"${served.body.tag}"`)
+        return await bytesAnswer(request, reply, served.body, withAudience(`"${served.body.tag}"`, audience))
+      }
       reply.type(`${variants[audience]}; charset=utf-8`)
       // A plain list's validator; the ETag plugin tags it with the audience and answers 304 by it.
       if ((served.kind === 'json-array' || served.kind === 'unchanged') && served.tag !== undefined) reply.header('etag', plainTag(served.tag))

@@ -1,7 +1,7 @@
 // Where rows come from. A list is counted, then sliced (agents) or streamed in batches (plain clients); a
 // list whose size is learned only with its pages (an upstream API's) is read a window at a time
-// instead; a record is fetched by its arguments; a text is read whole, as lines. Adapters: an
-// in-memory array, a kysely query, a record's text, an upstream HTTP API.
+// instead; a record is fetched by its arguments; a text is read whole, as lines; bytes are read a range at a
+// time. Adapters: an in-memory array, a kysely query, a record's text or bytes, a file, an upstream HTTP API.
 import type { ProblemCode } from '../core/errors.js'
 
 /** How a condition compares a field: equal to, at least, at most, or starting with its value. */
@@ -78,6 +78,26 @@ export interface RecordSource<Args, Row> {
 export interface TextSource<Args> {
   /** The text the arguments name, as lines without their line breaks, or undefined. */
   lines: (args: Args) => Promise<readonly string[] | undefined>
+}
+
+/**
+ * One resource's bytes, once found: how many there are, a strong validator, and any range of them.
+ * Whatever the content is (a blob, a file, an upstream's body), the core reads it the same way.
+ */
+export interface ByteContent {
+  /** How many bytes the content has. */
+  readonly length: number
+  /** A strong validator: it changes whenever any byte may have (a digest, a file's size and mtime). */
+  readonly tag: string
+  /** The bytes from `start` (inclusive) to `end` (exclusive), `0 <= start <= end <= length`. */
+  read: (start: number, end: number) => Promise<Uint8Array>
+}
+
+export interface ByteSource<Args> {
+  /** The content the arguments name, or undefined. */
+  open: (args: Args) => Promise<ByteContent | undefined>
+  /** The problems reading it can end in (default: the store's). */
+  readonly problems?: readonly ProblemCode[]
 }
 
 /** True for a list read a window at a time. */

@@ -13,6 +13,12 @@ export interface BookTable {
   author_id: number
 }
 
+/** A book's cover: a PNG image, as bytes (`blob`, `bytea`). */
+export interface BookCoverTable {
+  book_id: number
+  image: Uint8Array
+}
+
 /** An invoice's status, as stored. */
 export type InvoiceStatus = 'PENDING_REVIEW' | 'LEGACY_REVIEW' | 'PAID'
 
@@ -45,6 +51,7 @@ export interface LedgerTable {
 export interface Database {
   authors: AuthorTable
   books: BookTable
+  book_covers: BookCoverTable
   invoices: InvoiceTable
   ledger: LedgerTable
 }

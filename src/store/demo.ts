@@ -2,6 +2,7 @@
 // restart never duplicates nor overwrites a row.
 import type { Insertable } from 'kysely'
 import type { Database, Db } from './database.js'
+import { coverImage } from './cover.js'
 import { createSchema } from './schema.js'
 
 export const DEMO_AUTHORS: Array<Insertable<Database['authors']>> = [{ id: 1, name: 'Ursula K. Le Guin' }]
@@ -68,6 +69,9 @@ export async function seedDemo (db: Db): Promise<void> {
   await db.transaction().execute(async (tx) => {
     await tx.insertInto('authors').values(DEMO_AUTHORS).onConflict((c) => c.doNothing()).execute()
     await tx.insertInto('books').values(DEMO_BOOKS).onConflict((c) => c.doNothing()).execute()
+    // Drawn from each book's id: every store holds the same covers.
+    const covers = DEMO_BOOKS.map((book) => ({ book_id: book.id as number, image: coverImage(book.id as number) }))
+    await tx.insertInto('book_covers').values(covers).onConflict((c) => c.doNothing()).execute()
     await tx.insertInto('invoices').values(DEMO_INVOICES).onConflict((c) => c.doNothing()).execute()
     const ledger = Array.from({ length: LEDGER_SIZE }, (_, i) => ledgerEntry(i + 1))
     for (let start = 0; start < ledger.length; start += 200) {

@@ -1,9 +1,9 @@
 // Creates the demo catalogue's tables when they are missing; safe to run at every start. The
 // tables are declared as data, so every dialect gets the same columns from one list.
-import type { ColumnDefinitionBuilder } from 'kysely'
+import { PostgresAdapter, type ColumnDefinitionBuilder } from 'kysely'
 import type { Database, Db } from './database.js'
 
-type Column = readonly [name: string, type: 'integer' | 'text', constraint?: 'primary key' | 'not null']
+type Column = readonly [name: string, type: 'integer' | 'text' | 'bytes', constraint?: 'primary key' | 'not null']
 
 const TABLES: Readonly<Record<keyof Database, readonly Column[]>> = {
   authors: [['id', 'integer', 'primary key'], ['name', 'text', 'not null']],
@@ -16,6 +16,7 @@ const TABLES: Readonly<Record<keyof Database, readonly Column[]>> = {
     ['kind', 'text', 'not null'], ['tags', 'text', 'not null'], ['lines', 'text', 'not null'], ['customer', 'text', 'not null'],
     ['priority', 'integer', 'not null'], ['urgency', 'integer'], ['note', 'text'], ['issued_at', 'text', 'not null']
   ],
+  book_covers: [['book_id', 'integer', 'primary key'], ['image', 'bytes', 'not null']],
   ledger: [
     ['id', 'integer', 'primary key'], ['memo', 'text', 'not null'], ['amount', 'text', 'not null'], ['posted_at', 'text', 'not null'],
     ['account_id', 'integer', 'not null']
@@ -23,9 +24,11 @@ const TABLES: Readonly<Record<keyof Database, readonly Column[]>> = {
 }
 
 export async function createSchema (db: Db): Promise<void> {
+  // Bytes are a `bytea` in PostgreSQL, a `blob` in SQLite.
+  const bytes = db.getExecutor().adapter instanceof PostgresAdapter ? 'bytea' : 'blob'
   for (const [table, columns] of Object.entries(TABLES)) {
     let create = db.schema.createTable(table).ifNotExists()
-    for (const [name, type, constraint] of columns) create = create.addColumn(name, type, (column) => constrained(column, constraint))
+    for (const [name, type, constraint] of columns) create = create.addColumn(name, type === 'bytes' ? bytes : type, (column) => constrained(column, constraint))
     await create.execute()
   }
 }

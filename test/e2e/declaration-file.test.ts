@@ -135,7 +135,7 @@ t.test('a file the schema refuses stops the start before the store is opened', a
   t.equal(stderr, [
     'Invalid declaration file (2 problems):',
     `${file}:11:13: /records/Task/fields/id/formatted/formatter: "formatter" must be one of "money", "number", "date"; got "roman"`,
-    `${file}:53:7: /mounts/0/kind: "kind" must be one of "list", "retrieve", "text"; got "index"`,
+    `${file}:53:7: /mounts/0/kind: "kind" must be one of "list", "retrieve", "text", "bytes"; got "index"`,
     ''
   ].join('\n'))
 })

@@ -30,7 +30,7 @@ t.test('serves the demo both ways and closes cleanly on SIGTERM', async (t) => {
   const mcp = new Client({ name: 'e2e', version: '1.0.0' })
   await mcp.connect(new StreamableHTTPClientTransport(new URL('/mcp', server.url), { requestInit: { headers: { Authorization: `Bearer ${KEY}` } } }))
   const { tools } = await mcp.listTools()
-  t.strictSame(tools.map((tool) => tool.name), ['getBook', 'getBookText', 'listBooks', 'listBooksWithAuthors', 'listInvoices', 'listLedgerEntries'])
+  t.strictSame(tools.map((tool) => tool.name), ['getBook', 'getBookCover', 'getBookText', 'listBooks', 'listBooksWithAuthors', 'listInvoices', 'listLedgerEntries'])
   for (const tool of tools) {
     const args = tool.inputSchema.required?.includes('id') === true ? { id: 1 } : {}
     const result = await mcp.callTool({ name: tool.name, arguments: args })

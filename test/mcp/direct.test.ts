@@ -19,7 +19,9 @@ const CALLS: Array<{ id: string | number, name: string, arguments?: Record<strin
   { id: 7, name: 'getBookText', arguments: { id: 2, start_line: 3, end_line: 5 } },
   { id: 8, name: 'listInvoices', arguments: { limit: 'many', colour: 'red' } },
   { id: 9, name: 'listInvoices', arguments: {} },
-  { id: 10, name: 'noSuchTool', arguments: {} }
+  { id: 10, name: 'noSuchTool', arguments: {} },
+  { id: 11, name: 'getBookCover', arguments: { id: 1, offset: 1000, max_bytes: 100 } },
+  { id: 12, name: 'getBookCover', arguments: { id: 1, max_bytes: 100000 } }
 ]
 
 t.test('a plain tools/call is answered as the SDK answers it, byte for byte', async (t) => {

@@ -41,11 +41,12 @@ function textOf (result: CallResult): string {
   return content[0].text
 }
 
-const EXPECTED_TOOLS = ['getBook', 'getBookText', 'listBooks', 'listBooksWithAuthors', 'listInvoices', 'listLedgerEntries']
+const EXPECTED_TOOLS = ['getBook', 'getBookCover', 'getBookText', 'listBooks', 'listBooksWithAuthors', 'listInvoices', 'listLedgerEntries']
 
 /** Arguments for each tool as a model would send them (JSON numbers), and the HTTP URL asking the same. */
 const CALLS: Record<string, Array<{ args: Record<string, unknown>, url: string }>> = {
   getBook: [{ args: { id: 1 }, url: '/books/1' }],
+  getBookCover: [{ args: { id: 1 }, url: '/books/1/cover' }, { args: { id: 2, offset: 4000, max_bytes: 4096 }, url: '/books/2/cover?offset=4000&max_bytes=4096' }],
   getBookText: [{ args: { id: 1 }, url: '/books/1/text' }, { args: { id: 2, start_line: 3, end_line: 5 }, url: '/books/2/text?start_line=3&end_line=5' }],
   listBooks: [{ args: {}, url: '/books' }, { args: { page: 2, limit: 2 }, url: '/books?page=2&limit=2' }, { args: { page: 99, limit: 1000 }, url: '/books?page=99&limit=1000' }],
   listBooksWithAuthors: [{ args: { limit: 1 }, url: '/books/with-authors?limit=1' }],
@@ -237,7 +238,7 @@ t.test('the same doors as HTTP: keys, permissions, Origin and Host', async (t) =
   t.test('without a key a caller sees and calls only unrestricted tools', async (t) => {
     const anonymous = await connect(t, running, {})
     const { tools } = await anonymous.listTools()
-    t.strictSame(tools.map((tool) => tool.name), ['listLedgerEntries'])
+    t.strictSame(tools.map((tool) => tool.name), ['getBookCover', 'listLedgerEntries'])
     const ledger = await anonymous.callTool({ name: 'listLedgerEntries' })
     t.notOk(ledger.isError)
     const books = await anonymous.callTool({ name: 'listBooks', arguments: {} })

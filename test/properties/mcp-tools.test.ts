@@ -83,7 +83,7 @@ function httpUrlOf (tool: Tool, args: Record<string, unknown>): string | undefin
 }
 
 t.test('every tool is exercised', async (t) => {
-  t.equal(tools.length, 6)
+  t.equal(tools.length, 7)
 })
 
 for (const tool of tools) {

@@ -55,7 +55,7 @@ export function wellFormedRequestFor ({ path, operation }: DocumentedOperation, 
   const plain = fc.record({
     audience: fc.constant('plain' as const),
     query: fc.constant(''),
-    headers: fc.constantFrom<Record<string, string>>({}, { accept: '*/*' }, { accept: 'application/json, text/plain' }, { accept: `*/*, ${AGENT_MEDIA_TYPE};q=0.5` })
+    headers: fc.constantFrom<Record<string, string>>({}, { accept: '*/*' }, { accept: 'application/json, text/plain, image/*' }, { accept: `*/*, ${AGENT_MEDIA_TYPE};q=0.5` })
   })
   // Only a negotiated operation (one with an agent variant) serves agents at all.
   const negotiated = operation.responses['200']?.content?.[AGENT_MEDIA_TYPE] !== undefined

@@ -79,7 +79,7 @@ t.test('a mount on a missing table, column or order key is refused, naming it', 
     '/sources/books/orderBy: it is ordered by column "rank", which table "books" does not have; its columns: id, title, status, price, published_on, author_id',
     '/sources/books/fields/name: record Book\'s field "name" reads column "label", which table "books" does not have; its columns: id, title, status, price, published_on, author_id',
     '/sources/books/fields/extra: maps "extra", which record Book does not declare',
-    '/sources/nothing/table: the database has no table or view "chapters"; it has: authors, books, invoices, ledger'
+    '/sources/nothing/table: the database has no table or view "chapters"; it has: authors, book_covers, books, invoices, ledger'
   ])
 })
 
@@ -244,10 +244,47 @@ t.test('a text reads an existing column of a declared table', async (t) => {
     ]
   }), [
     '/sources/books: a text reads column "body", "isbn", which table "books" does not have; its columns: id, title, status, price, published_on, author_id',
-    '/sources/chapters/table: the database has no table or view "chapters"; it has: authors, books, invoices, ledger',
+    '/sources/chapters/table: the database has no table or view "chapters"; it has: authors, book_covers, books, invoices, ledger',
     '/mounts/0/source: a text reads a table source; it names none declared',
     '/mounts/1/source: a text reads a table source; "api" is an upstream\'s'
   ])
+})
+
+t.test('bytes read an existing column of a declared table: a blob as it is, a text as UTF-8, NULL as none', async (t) => {
+  const bytes = (extra: object): object => ({ kind: 'bytes', name: 'getCover', url: '/c/:id', summary: 'A cover', source: 'covers', permissions: ['unrestricted'], bytes: 'image', mediaType: 'image/png', params: { id: { type: 'integer' } }, ...extra })
+  t.strictSame(await refused({
+    records: {},
+    upstreams: { api: { origin: 'http://127.0.0.1:9' } },
+    sources: { covers: { table: 'book_covers', orderBy: 'book_id', fields: { id: 'book_id' } }, api: { upstream: 'api', path: '/t' } },
+    mounts: [
+      bytes({ source: 'nowhere' }),
+      bytes({ source: 'api', name: 'a', url: '/a' }),
+      bytes({ bytes: 'png', name: 'b', url: '/b/:id' })
+    ]
+  }), [
+    '/sources/covers: bytes are read from column "png", which table "book_covers" does not have; its columns: book_id, image',
+    '/mounts/0/source: bytes are read from a table source; it names none declared',
+    '/mounts/1/source: bytes are read from a table source; "api" is an upstream\'s'
+  ])
+  const compiled = await compileDeclarations(fileOf({
+    records: {},
+    sources: { covers: { table: 'book_covers', orderBy: 'book_id', fields: { id: 'book_id' } }, books: { table: 'books', orderBy: 'id' } },
+    mounts: [
+      bytes({ paging: { style: 'bytes', ceiling: 64, defaultBytes: 8 } }),
+      bytes({ name: 'getTitle', url: '/t/:id', source: 'books', bytes: 'title', mediaType: 'text/plain; charset=utf-8' }),
+      bytes({ name: 'getDate', url: '/d/:id', source: 'books', bytes: 'published_on', mediaType: 'text/plain' })
+    ]
+  }), { store, env: {}, log })
+  t.teardown(compiled.close)
+  const [cover, title, date] = compiled.mounts.map(({ mount }) => mount) as any[]
+  t.match(cover, { kind: 'bytes', mediaType: 'image/png', paging: { style: 'bytes', ceiling: 64, defaultBytes: 8 } })
+  const image = await cover.source.open({ id: 1 })
+  t.strictSame(Buffer.from(await image.read(0, 8)), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), 'a PNG, from its blob')
+  t.equal(await cover.source.open({ id: 99 }), undefined, 'no row: no content')
+  t.notOk('paging' in title)
+  const read = await title.source.open({ id: 1 })
+  t.equal(Buffer.from(await read.read(0, read.length)).toString('utf8'), 'The Dispossessed', 'a text column, as its UTF-8 bytes')
+  t.equal(await date.source.open({ id: 2 }), undefined, 'NULL: no content')
 })
 
 t.test('scopes, filters on a renamed column, and seeking by the order key', async (t) => {

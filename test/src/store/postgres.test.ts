@@ -24,7 +24,7 @@ if (await needs(t, 'PostgreSQL')) {
     t.equal(books.length, DEMO_BOOKS.length)
     t.equal(books[0].title, 'Renamed', 'a restart never overwrites a row')
     const tables = await withPostgres(async (client) => (await client.query('select table_name from information_schema.tables where table_schema = $1 order by 1', [schema])).rows)
-    t.strictSame(tables.map((row) => row.table_name), ['authors', 'books', 'invoices', 'ledger'], 'in that schema')
+    t.strictSame(tables.map((row) => row.table_name), ['authors', 'book_covers', 'books', 'invoices', 'ledger'], 'in that schema')
   })
 
   t.test('values come back as SQLite gives them: integers, decimals and dates as text, COUNT as a bigint string', async (t) => {
