@@ -28,7 +28,9 @@ export interface MountOptions {
 
 async function mount (app: FastifyInstance, options: MountOptions): Promise<void> {
   const settings: MountSettings = { timeZone: options.timeZone, handleDescription: options.handleDescription ?? HANDLE_DESCRIPTION }
-  const route = { stallMs: options.stallMs ?? DEFAULT_STALL_MS }
+  // The rows served are counted when the gateway keeps metrics (plugins/metrics.ts).
+  const recorded = app.hasDecorator('metrics') ? app.metrics : undefined
+  const route = { stallMs: options.stallMs ?? DEFAULT_STALL_MS, onRows: recorded?.rows }
   const resources: Resource[] = []
   app.decorate('resources', { getter: () => resources })
   app.decorate('mount', function mountRoute (this: FastifyInstance, definition: Mount) {

@@ -15,6 +15,7 @@ import { DeclarationFileError, loadDeclarationFile, type LoadedFile } from './co
 import declaredApp from './declared-app.js'
 import { PROBLEM_MEDIA_TYPE } from './audience.js'
 import { writeRawProblem } from './http/raw-answer.js'
+import { REQUEST_ID_HEADER, requestIdOf } from './http/request-id.js'
 import { apiSecurityHeaders } from '../plugins/security-headers.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
 import { problem } from './core/errors.js'
@@ -38,6 +39,8 @@ export const DEADLINE_CHECK_MS = 1000
 export function serverOptions (level: Config['logLevel']): FastifyHttpOptions<Server> {
   return {
     logger: loggerOptions(level),
+    // The caller's X-Request-Id when it is safe to repeat, else a new one: on every log line (reqId).
+    genReqId: requestIdOf,
     // A client trickling its request in byte by byte cannot hold a socket. Node checks the deadline
     // every 30 s by default, so it would fire anywhere up to 30 s late: checked every second here.
     requestTimeout: REQUEST_TIMEOUT_MS,
@@ -65,6 +68,9 @@ export function serverOptions (level: Config['logLevel']): FastifyHttpOptions<Se
 function frameworkProblem (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   // Fastify's own messages quote the offending URL: the detail says what is wrong without echoing it.
   const { status, body, headers } = problemOf(Object.assign(new Error(frameworkDetail(error.code)), { statusCode: error.statusCode }))
+  body.request_id = request.id
+  // No hook ran: the request-id plugin's header is set here.
+  reply.header(REQUEST_ID_HEADER, request.id)
   request.log.info({ status, code: error.code }, 'request rejected')
   reply.code(status).headers(headers).type(PROBLEM_MEDIA_TYPE).send(body)
 }

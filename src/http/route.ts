@@ -19,6 +19,8 @@ const DESCRIPTIONS = { list: 'The list.', retrieve: 'The record.', text: 'The te
 export interface RouteSettings {
   /** How long a streamed list may wait on a client that does not read before it is cut. */
   readonly stallMs: number
+  /** Told the rows each call served (and whether its window was clamped), by operation and audience: metrics. */
+  readonly onRows?: (operation: string, audience: string, rows: number, clamped: boolean) => void
 }
 
 export function routeOf (resource: Resource, settings: RouteSettings): RouteOptions {
@@ -49,7 +51,15 @@ export function routeOf (resource: Resource, settings: RouteSettings): RouteOpti
       // `/books/` matches `/books/:id` with an empty id: no such route, rather than a bad id.
       if (Object.values(params).includes('')) throw problem('AG_NOT_FOUND', NO_ROUTE)
       const { audience } = request
-      const served = await resource.serve({ audience, query: request.query as Record<string, unknown>, params, holds: (tag) => holds(request, tag) })
+      const { onRows } = settings
+      const served = await resource.serve({
+        audience,
+        query: request.query as Record<string, unknown>,
+        params,
+        holds: (tag) => holds(request, tag),
+        requestId: request.id,
+        onRows: onRows === undefined ? undefined : (rows, clamped) => { onRows(resource.name, audience, rows, clamped) }
+      })
       reply.type(`${variants[audience]}; charset=utf-8`)
       // A plain list's validator; the ETag plugin tags it with the audience and answers 304 by it.
       if ((served.kind === 'json-array' || served.kind === 'unchanged') && served.tag !== undefined) reply.header('etag', plainTag(served.tag))

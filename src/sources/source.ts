@@ -4,6 +4,14 @@
 // in-memory array, a kysely query, a record's text, an upstream HTTP API.
 import type { ProblemCode } from '../core/errors.js'
 
+/**
+ * What a source may need of the call it reads for, besides its arguments: the request's id, which
+ * an upstream source sends on (`X-Request-Id`). Passed per call, never kept.
+ */
+export interface ReadContext {
+  readonly requestId?: string
+}
+
 /** How a condition compares a field: equal to, at least, at most, or starting with its value. */
 export type ConditionOp = 'equals' | 'min' | 'max' | 'prefix'
 
@@ -31,7 +39,7 @@ export interface ListSource<Args, Row> extends Filterable {
   /** `limit` rows from `offset`, in the source's stable order. */
   slice: (args: Args, offset: number, limit: number, where?: readonly Condition[]) => Promise<Row[]>
   /** Every row, in order, without holding them all in memory. */
-  stream: (args: Args, where?: readonly Condition[]) => AsyncIterable<Row>
+  stream: (args: Args, where?: readonly Condition[], context?: ReadContext) => AsyncIterable<Row>
   /**
    * A name for the rows `stream(args, where)` would yield now, which changes whenever they may
    * have: a plain list's validator. Read before the stream starts, so a name may be older than the
@@ -59,15 +67,15 @@ export interface WindowSource<Args, Row> extends Filterable {
   /** `exact`: every read says the total; `absent`: none does, and the envelope has none. */
   readonly totals: 'exact' | 'absent'
   /** Up to `limit` rows from `offset`, in the source's stable order. */
-  window: (args: Args, offset: number, limit: number, where?: readonly Condition[]) => Promise<WindowRead<Row>>
+  window: (args: Args, offset: number, limit: number, where?: readonly Condition[], context?: ReadContext) => Promise<WindowRead<Row>>
   /** Every row, in order, without holding them all in memory. */
-  stream: (args: Args, where?: readonly Condition[]) => AsyncIterable<Row>
+  stream: (args: Args, where?: readonly Condition[], context?: ReadContext) => AsyncIterable<Row>
   readonly problems?: readonly ProblemCode[]
 }
 
 export interface RecordSource<Args, Row> {
   /** The one row the arguments name, or undefined. */
-  one: (args: Args) => Promise<Row | undefined>
+  one: (args: Args, context?: ReadContext) => Promise<Row | undefined>
   readonly problems?: readonly ProblemCode[]
 }
 
