@@ -21,6 +21,7 @@ import requestId from '../plugins/request-id.js'
 import securityHeaders from '../plugins/security-headers.js'
 import store from '../plugins/store.js'
 import swagger, { type SwaggerOptions } from '../plugins/swagger.js'
+import tracing from '../plugins/tracing.js'
 import { RATE_LIMIT_DEFAULTS, type Config } from './config.js'
 import type { Database } from './store/index.js'
 import pkg from '../package.json' with { type: 'json' }
@@ -43,12 +44,15 @@ export type GatewayOptions = Pick<Config, 'databaseUrl' | 'timeZone' | 'apiKeys'
     maxReaders?: number
     /** How long a streamed list may wait on a client that does not read before it is cut; default 10 s. */
     stallMs?: number
+    /** A span per request: true once a tracer provider is registered (src/observe/tracing.ts); default off, no hook. */
+    tracing?: boolean
   }
 
 async function gateway (fastify: FastifyInstance, options: GatewayOptions): Promise<void> {
   await fastify.register(problems)
   // First of all hooks: every answer, refused or served, names its request.
   await fastify.register(requestId)
+  await fastify.register(tracing, { enabled: options.tracing ?? false })
   // First of the onRequest hooks: while draining, every answer says `Connection: close`, shed ones too.
   await fastify.register(drain)
   // onRequest hooks run in this order: CORS and security headers go on every answer, shed ones

@@ -20,6 +20,8 @@ import { apiSecurityHeaders } from '../plugins/security-headers.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
 import { problem } from './core/errors.js'
 import { problemOf } from './core/problem.js'
+import { startTracing } from './observe/tracing.js'
+import pkg from '../package.json' with { type: 'json' }
 
 /** Never log credentials: the bearer key is redacted wherever a request is logged. */
 export function loggerOptions (level: Config['logLevel']): FastifyServerOptions['logger'] {
@@ -140,8 +142,11 @@ async function main (): Promise<void> {
   // A file named on the command line (`npm start -- gateway.json`) wins over GATEWAY_CONFIG.
   const path = process.argv[2] ?? config.declarationFile
   const file = path === undefined ? undefined : await readDeclarationFile(path)
+  // Before the app: its spans need the provider registered (OTEL_* variables; docs/observability.md).
+  const traces = startTracing(process.env, pkg.version)
   const server = Fastify(serverOptions(config.logLevel))
-  const settings = { ...config, stallMs: config.streamStallSeconds * 1000 }
+  if (traces !== undefined) server.addHook('onClose', traces.shutdown)
+  const settings = { ...config, stallMs: config.streamStallSeconds * 1000, tracing: traces !== undefined }
   try {
     // Unencapsulated: the shutdown below drains through the gateway's decorators.
     if (file === undefined) await server.register(fp(app), settings)

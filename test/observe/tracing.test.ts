@@ -1,0 +1,78 @@
+// Traces, end to end: tracing started from OTEL_* variables exports over OTLP/HTTP (JSON) to a
+// receiver in this process (127.0.0.1), and one request's spans form one tree: the caller's
+// traceparent, the request, the slice and projection, the upstream call, and the upstream itself
+// is told the trace (traceparent) and the request's id (X-Request-Id).
+import { once } from 'node:events'
+import { createServer, type IncomingMessage } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import t from 'tap'
+import { startDemoUpstream } from '../../src/demo/upstream.js'
+import { startTracing, tracingRequested } from '../../src/observe/tracing.js'
+import { buildApp } from '../helpers/app.js'
+
+interface OtlpSpan { traceId: string, spanId: string, parentSpanId?: string, name: string, kind: number }
+
+t.test('which OTEL_* settings turn tracing on', async (t) => {
+  t.notOk(tracingRequested({}), 'nothing set: off')
+  t.ok(tracingRequested({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }), 'an endpoint: on')
+  t.ok(tracingRequested({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' }), 'a traces endpoint: on')
+  t.ok(tracingRequested({ OTEL_TRACES_EXPORTER: 'otlp' }), 'the otlp exporter named: on (its default endpoint)')
+  t.notOk(tracingRequested({ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }), 'none: off')
+  t.notOk(tracingRequested({ OTEL_TRACES_EXPORTER: 'console' }), 'an exporter not served: off')
+  t.notOk(tracingRequested({ OTEL_SDK_DISABLED: 'true', OTEL_TRACES_EXPORTER: 'otlp' }), 'the SDK disabled: off')
+  t.equal(startTracing({}, '0.0.0'), undefined, 'not requested: nothing registered')
+})
+
+t.test('a request\'s spans reach an OTLP receiver as one tree, and the upstream is told the trace and the request id', async (t) => {
+  const received: OtlpSpan[] = []
+  let arrived: () => void = () => {}
+  const receiver = createServer((request: IncomingMessage, response) => {
+    let text = ''
+    request.setEncoding('utf8').on('data', (chunk: string) => { text += chunk }).on('end', () => {
+      const body = JSON.parse(text) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: OtlpSpan[] }> }> }
+      for (const resource of body.resourceSpans) for (const scope of resource.scopeSpans) received.push(...scope.spans)
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}')
+      arrived()
+    })
+  })
+  receiver.listen(0, '127.0.0.1')
+  await once(receiver, 'listening')
+  t.teardown(() => { receiver.close() })
+  process.env.OTEL_EXPORTER_OTLP_ENDPOINT = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`
+  process.env.OTEL_EXPORTER_OTLP_PROTOCOL = 'http/json'
+  const tracing = startTracing(process.env, '0.0.0')!
+  t.teardown(tracing.shutdown)
+
+  const upstream = await startDemoUpstream({ port: 0 })
+  t.teardown(upstream.close)
+  const { app } = await buildApp(t, { upstreamUrl: upstream.url, tracing: true })
+  const traceId = '4bf92f3577b34da6a3ce929d0e0e4736'
+  const callerSpan = '00f067aa0ba902b7'
+  const res = await app.inject({ url: '/products?limit=2', headers: { 'x-audience': 'agent', traceparent: `00-${traceId}-${callerSpan}-01`, 'x-request-id': 'trace-me-1' } })
+  t.equal(res.statusCode, 200)
+  t.equal(res.headers['x-request-id'], 'trace-me-1')
+
+  const exported = new Promise<void>((resolve) => { arrived = resolve })
+  await tracing.flush()
+  await exported
+  const spans = received.filter((span) => span.traceId === traceId)
+  const named = (name: string | RegExp): OtlpSpan => {
+    const found = spans.find((span) => typeof name === 'string' ? span.name === name : name.test(span.name))
+    if (found === undefined) throw new Error(`no span ${String(name)} among ${spans.map((span) => span.name).join(', ')}`)
+    return found
+  }
+  const request = named('GET /products')
+  t.equal(request.parentSpanId, callerSpan, 'the request\'s span is a child of the caller\'s')
+  t.equal(request.kind, 2, 'a server span')
+  const slice = named('slice')
+  t.equal(slice.parentSpanId, request.spanId, 'the slice under the request')
+  t.equal(named('projection').parentSpanId, request.spanId, 'the projection under the request')
+  const call = named(/^GET http:\/\/127\.0\.0\.1:/)
+  t.equal(call.parentSpanId, slice.spanId, 'the upstream call under the slice')
+  t.equal(call.kind, 3, 'a client span')
+
+  const told = upstream.requests.recent.find((seen) => seen.path.startsWith('/page/products'))
+  t.ok(told, 'the upstream was called')
+  t.equal(told?.headers['x-request-id'], 'trace-me-1', 'the upstream is sent the request id')
+  t.equal(told?.headers.traceparent, `00-${traceId}-${call.spanId}-01`, 'and the trace, its parent the call\'s span')
+})
