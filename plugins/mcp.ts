@@ -86,7 +86,7 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
   })
 }
 
-export default fp(mcp, { name: 'mcp', dependencies: ['mount', 'auth', 'load-shedding', 'problems'] })
+export default fp(mcp, { name: 'mcp', dependencies: ['mount', 'auth', 'load-shedding', 'problems', 'metrics'] })
 
 /**
  * The call in a request the SDK's stateless transport would take as it is and hand its `Server`: the
@@ -154,8 +154,8 @@ function callerFrom (request: FastifyRequest): Caller {
 /** What the core is told of a tool call: the request's id, and (with metrics) where its rows are counted; the tool names the operation. */
 function contextOf (request: FastifyRequest, tool: string): CallContext {
   request.operation = tool
-  const rows = request.server.hasDecorator('metrics') ? request.server.metrics.rows : undefined
-  return { requestId: request.id, onRows: rows === undefined ? undefined : (count, clamped) => { rows(tool, 'mcp', count, clamped) } }
+  const { rows } = request.server.metrics
+  return { requestId: request.id, onRows: (count, clamped) => { rows(tool, 'mcp', count, clamped) } }
 }
 
 /** The caller, carried to the per-request server as the SDK's auth info: a key's fingerprint, never the key. */

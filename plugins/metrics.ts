@@ -33,12 +33,11 @@ export const METRICS_SCOPE = 'metrics'
 const CODES: ReadonlyMap<string, string> = new Map(Object.keys(PROBLEM_KINDS).map((code) => [problemType(code as keyof typeof PROBLEM_KINDS), code]))
 
 async function metrics (app: FastifyInstance): Promise<void> {
-  const recorded = gatewayMetrics()
+  const recorded = gatewayMetrics(() => app.store.readers())
   app.decorate('metrics', recorded)
   app.decorateRequest('operation', undefined)
   app.decorateRequest('problemType', undefined)
   app.decorateRequest('bytesBefore', 0)
-  app.addHook('onReady', async () => { if (app.hasDecorator('store')) recorded.readers = app.store.readers })
 
   app.addHook('onRequest', function markBytes (request: FastifyRequest, _reply: FastifyReply, done: () => void) {
     request.bytesBefore = request.raw.socket?.bytesWritten ?? 0
@@ -63,7 +62,7 @@ async function metrics (app: FastifyInstance): Promise<void> {
   })
 }
 
-export default fp(metrics, { name: 'metrics', dependencies: ['auth'] })
+export default fp(metrics, { name: 'metrics', dependencies: ['auth', 'store'] })
 
 /** The route's operationId, the MCP tool called, or what kind of request it was: a bounded set. */
 function operationOf (request: FastifyRequest): string {

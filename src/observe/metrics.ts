@@ -20,11 +20,10 @@ export interface GatewayMetrics {
   /** One total asked of the count cache. */
   readonly count: (outcome: 'hit' | 'miss') => void
   readonly upstream: UpstreamObserver
-  /** Where the store's readers are read from when scraped (set once the store is open). */
-  readers: (() => ReaderUse) | undefined
 }
 
-export function gatewayMetrics (): GatewayMetrics {
+/** The metrics of one app; `readers` is read when scraped: the store's connections in use and waiting. */
+export function gatewayMetrics (readers: () => ReaderUse): GatewayMetrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
   const requests = new Counter({ name: 'gateway_requests_total', help: 'Requests answered, by operation, audience and status class.', labelNames: ['operation', 'audience', 'status_class'], registers: [registry] })
@@ -55,12 +54,10 @@ export function gatewayMetrics (): GatewayMetrics {
         calls.inc({ upstream, outcome })
         callTime.observe({ upstream, outcome }, seconds)
       }
-    },
-    readers: undefined
+    }
   }
   // Read when scraped, never per request.
-  const use = (): ReaderUse => metrics.readers?.() ?? { inUse: 0, waiting: 0 }
-  registry.registerMetric(new Gauge({ name: 'gateway_store_readers_in_use', help: 'Store connections in use (SQLite: whole-list readers; PostgreSQL: pooled connections).', registers: [], collect () { this.set(use().inUse) } }))
-  registry.registerMetric(new Gauge({ name: 'gateway_store_readers_waiting', help: 'Queries waiting for a store connection.', registers: [], collect () { this.set(use().waiting) } }))
+  registry.registerMetric(new Gauge({ name: 'gateway_store_readers_in_use', help: 'Store connections in use (SQLite: whole-list readers; PostgreSQL: pooled connections).', registers: [], collect () { this.set(readers().inUse) } }))
+  registry.registerMetric(new Gauge({ name: 'gateway_store_readers_waiting', help: 'Queries waiting for a store connection.', registers: [], collect () { this.set(readers().waiting) } }))
   return metrics
 }

@@ -28,6 +28,11 @@ export function tracingRequested (env: Env): boolean {
   return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)
 }
 
+/** OTEL_SERVICE_NAME, else `audience-gateway`. */
+export function serviceName (env: Env): string {
+  return env.OTEL_SERVICE_NAME ?? 'audience-gateway'
+}
+
 /**
  * Registers a tracer provider exporting to the OTLP endpoint the environment names (the exporter
  * reads OTEL_EXPORTER_OTLP_* itself: endpoint, headers, timeout), or does nothing and returns
@@ -37,7 +42,7 @@ export function tracingRequested (env: Env): boolean {
 export function startTracing (env: Env, version: string): Tracing | undefined {
   if (!tracingRequested(env)) return undefined
   const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME ?? 'audience-gateway', 'service.version': version }),
+    resource: resourceFromAttributes({ 'service.name': serviceName(env), 'service.version': version }),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())]
   })
   provider.register()

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import t from 'tap'
 import { startDemoUpstream } from '../../src/demo/upstream.js'
-import { startTracing, tracingRequested } from '../../src/observe/tracing.js'
+import { serviceName, startTracing, tracingRequested } from '../../src/observe/tracing.js'
 import { buildApp } from '../helpers/app.js'
 
 interface OtlpSpan { traceId: string, spanId: string, parentSpanId?: string, name: string, kind: number }
@@ -21,6 +21,8 @@ t.test('which OTEL_* settings turn tracing on', async (t) => {
   t.notOk(tracingRequested({ OTEL_TRACES_EXPORTER: 'console' }), 'an exporter not served: off')
   t.notOk(tracingRequested({ OTEL_SDK_DISABLED: 'true', OTEL_TRACES_EXPORTER: 'otlp' }), 'the SDK disabled: off')
   t.equal(startTracing({}, '0.0.0'), undefined, 'not requested: nothing registered')
+  t.equal(serviceName({}), 'audience-gateway')
+  t.equal(serviceName({ OTEL_SERVICE_NAME: 'catalogue' }), 'catalogue')
 })
 
 t.test('a request\'s spans reach an OTLP receiver as one tree, and the upstream is told the trace and the request id', async (t) => {
@@ -52,6 +54,18 @@ t.test('a request\'s spans reach an OTLP receiver as one tree, and the upstream 
   t.equal(res.statusCode, 200)
   t.equal(res.headers['x-request-id'], 'trace-me-1')
 
+  // An unrouted request, a tool call (its span names the tool) and an upstream gone (a 502: an error span).
+  t.equal((await app.inject({ url: '/nowhere', headers: { traceparent: `00-${traceId}-${callerSpan}-01` } })).statusCode, 404)
+  const tool = await app.inject({
+    method: 'POST',
+    url: '/mcp',
+    headers: { traceparent: `00-${traceId}-${callerSpan}-01`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'getProduct', arguments: { sku: 'SKU-00001' } } })
+  })
+  t.equal(tool.statusCode, 200)
+  await upstream.close()
+  t.equal((await app.inject({ url: '/products/SKU-00002', headers: { traceparent: `00-${traceId}-${callerSpan}-01` } })).statusCode, 502)
+
   const exported = new Promise<void>((resolve) => { arrived = resolve })
   await tracing.flush()
   await exported
@@ -71,6 +85,11 @@ t.test('a request\'s spans reach an OTLP receiver as one tree, and the upstream 
   t.equal(call.parentSpanId, slice.spanId, 'the upstream call under the slice')
   t.equal(call.kind, 3, 'a client span')
 
+  t.ok(spans.some((span) => span.name === 'GET unrouted'), 'an unrouted request has a span too')
+  const failed = spans.find((span) => span.name === 'GET /products/:sku') as OtlpSpan & { status?: { code?: number } }
+  t.equal(failed.status?.code, 2, 'a 5xx marks the request\'s span as an error')
+  const tooled = spans.find((span) => span.name === 'POST /mcp') as OtlpSpan & { attributes: Array<{ key: string, value: { stringValue?: string } }> }
+  t.equal(tooled.attributes.find((attribute) => attribute.key === 'gateway.operation')?.value.stringValue, 'getProduct')
   const told = upstream.requests.recent.find((seen) => seen.path.startsWith('/page/products'))
   t.ok(told, 'the upstream was called')
   t.equal(told?.headers['x-request-id'], 'trace-me-1', 'the upstream is sent the request id')
