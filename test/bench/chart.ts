@@ -28,7 +28,7 @@ export function ratioChart (summary: unknown, title: string): string {
   })
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" font-family="sans-serif" font-size="12">`,
-    `<rect width="100%" height="100%" fill="white"/>`,
+    '<rect width="100%" height="100%" fill="white"/>',
     `<text x="10" y="22" font-size="14" font-weight="bold">${escape(title)}</text>`,
     ...rows,
     `<line x1="${x(1).toFixed(1)}" y1="34" x2="${x(1).toFixed(1)}" y2="${height - 16}" stroke="#333" stroke-dasharray="4 3"/>`,
