@@ -146,17 +146,14 @@ export async function paged<Item> (style: PagingStyle, paging: Readonly<Record<s
 }
 
 /**
- * The plain list as a bare JSON array, inside a `stream` span that ends with the body; the rows
+ * The plain list as a bare JSON array, with a `stream` span that ends with the body; the rows
  * written are counted for `onRows` only when it is given.
  */
 async function streamed (rows: AsyncIterable<unknown>, serialize: (row: unknown) => string, onRows: Call['onRows']): Promise<Readable> {
-  const span = startSpan('stream')
   let count = 0
   const body = await jsonArrayStream(rows, onRows === undefined ? serialize : (row) => { count++; return serialize(row) })
-    .catch((error: unknown) => {
-      span.end()
-      throw error
-    })
+  // From the first row read to the body's end: a list that fails before its first row has no span.
+  const span = startSpan('stream')
   body.once('close', () => {
     span.end()
     onRows?.(count, false)

@@ -36,5 +36,5 @@ export function startSpan (name: string): Span {
 }
 
 function failed (span: Span, error: unknown): void {
-  span.setStatus({ code: SpanStatusCode.ERROR, message: (error as { code?: string }).code ?? 'failed' })
+  span.setStatus({ code: SpanStatusCode.ERROR, message: String((error as Error).message) })
 }

@@ -20,7 +20,7 @@ export interface RouteSettings {
   /** How long a streamed list may wait on a client that does not read before it is cut. */
   readonly stallMs: number
   /** Told the rows each call served (and whether its window was clamped), by operation and audience: metrics. */
-  readonly onRows?: (operation: string, audience: string, rows: number, clamped: boolean) => void
+  readonly onRows: (operation: string, audience: string, rows: number, clamped: boolean) => void
 }
 
 export function routeOf (resource: Resource, settings: RouteSettings): RouteOptions {
@@ -58,7 +58,7 @@ export function routeOf (resource: Resource, settings: RouteSettings): RouteOpti
         params,
         holds: (tag) => holds(request, tag),
         requestId: request.id,
-        onRows: onRows === undefined ? undefined : (rows, clamped) => { onRows(resource.name, audience, rows, clamped) }
+        onRows: (rows, clamped) => { onRows(resource.name, audience, rows, clamped) }
       })
       reply.type(`${variants[audience]}; charset=utf-8`)
       // A plain list's validator; the ETag plugin tags it with the audience and answers 304 by it.

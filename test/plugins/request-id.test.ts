@@ -8,7 +8,7 @@ import t from 'tap'
 import app from '../../src/app.js'
 import { startDemoUpstream } from '../../src/demo/upstream.js'
 import { REQUEST_ID_PATTERN } from '../../src/http/request-id.js'
-import { REQUEST_ID_META } from '../../src/mcp/tools.js'
+import { REQUEST_ID_META, refusal } from '../../src/mcp/tools.js'
 import { serverOptions } from '../../src/server.js'
 import { AUTH, buildApp, KEY } from '../helpers/app.js'
 
@@ -28,6 +28,7 @@ t.test('a safe id is kept and echoed; anything else is replaced by a new one', a
   t.match(none.headers['x-request-id'], UUID, 'none sent: one made')
   t.equal(none.json().request_id, none.headers['x-request-id'], 'the same in the body')
   t.match('a'.repeat(128), REQUEST_ID_PATTERN, '128 characters are kept')
+  t.notOk('_meta' in refusal({ type: 'about:blank', title: 'Not Found', status: 404, detail: 'Gone.' }), 'a refusal with no request names none')
 })
 
 t.test('an MCP refusal carries the id, and the upstream is sent it', async (t) => {

@@ -166,7 +166,8 @@ export function upstreamClient (options: UpstreamOptions): UpstreamClient {
       if (error instanceof UpstreamFault) throw ended(outcomeOf(error.fault), problemOfFault(origin, error.fault))
       if (error instanceof BrokenCircuitError) throw ended('breaker_open', problemOfFault(origin, { kind: 'circuit-open', waitMs: openedAt + settings.halfOpenAfterMs - Date.now() }))
       if (error instanceof BulkheadRejectedError) throw ended('queue_full', problemOfFault(origin, { kind: 'queue-full' }))
-      if (error !== DEADLINE) throw error
+      // Anything else is a defect, thrown as it is, and counted as an invalid call.
+      if (error !== DEADLINE) throw ended('invalid', error)
       log?.warn({ origin, path: url.pathname + url.search, deadlineMs: settings.deadlineMs }, 'upstream call outlasted its deadline')
       throw ended('timeout', problemOfFault(origin, { kind: 'timeout' }))
     }
@@ -188,9 +189,10 @@ export function upstreamClient (options: UpstreamOptions): UpstreamClient {
       try {
         return await called(url, caller, notFound, callHeaders(headers, requestId, span))
       } catch (error) {
-        outcome = error instanceof Ended ? error.outcome : 'invalid'
+        // `called` throws only what it ended with.
+        outcome = (error as Ended).outcome
         span.setStatus({ code: SpanStatusCode.ERROR, message: outcome })
-        throw error instanceof Ended ? error.error : error
+        throw (error as Ended).error
       } finally {
         span.setAttribute('upstream.outcome', outcome)
         span.end()
