@@ -14,7 +14,7 @@ export interface DeclarationFileOptions {
 
 async function declarationFile (app: FastifyInstance, options: DeclarationFileOptions): Promise<void> {
   const { file } = options
-  const compiled = await compileDeclarations(file, { store: app.store, env: options.env, log: app.log })
+  const compiled = await compileDeclarations(file, { store: app.store, env: options.env, log: app.log, upstreamObserver: app.metrics.upstream })
   const issues: Issue[] = []
   for (const { mount, at } of compiled.mounts) {
     try {
@@ -30,4 +30,4 @@ async function declarationFile (app: FastifyInstance, options: DeclarationFileOp
   app.addHook('onClose', compiled.close)
 }
 
-export default fp(declarationFile, { name: 'declaration-file', dependencies: ['mount', 'store'] })
+export default fp(declarationFile, { name: 'declaration-file', dependencies: ['mount', 'store', 'metrics'] })

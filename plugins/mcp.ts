@@ -12,7 +12,7 @@ import fp from 'fastify-plugin'
 import { problem } from '../src/core/errors.js'
 import { problemOf } from '../src/core/problem.js'
 import { directAnswer, directCallOf, type DirectCall } from '../src/mcp/direct.js'
-import { refusal, refused, toolOf, type Tool } from '../src/mcp/tools.js'
+import { refusal, refused, toolOf, type CallContext, type Tool } from '../src/mcp/tools.js'
 import { refusalReason, refusingCheck, type Permission, type Principal } from '../src/permissions.js'
 import { sendProblem } from './problems.js'
 
@@ -64,7 +64,7 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
           const call = directCall(request)
           const tool = call === undefined ? undefined : named.get(call.name)
           if (call !== undefined && tool !== undefined && refusingCheck(tool.resource.permissions, request.principal) === undefined) {
-            const result = await tool.call(call.arguments, (err) => { request.log.error({ err, tool: call.name }, 'tool call failed') })
+            const result = await tool.call(call.arguments, (err) => { request.log.error({ err, tool: call.name }, 'tool call failed') }, contextOf(request, call.name))
             // A Buffer, as the SDK's answer is sent: Fastify would add a charset to a string's type.
             return await reply.code(200).type('application/json').send(Buffer.from(directAnswer(call, result)))
           }
@@ -86,7 +86,7 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
   })
 }
 
-export default fp(mcp, { name: 'mcp', dependencies: ['mount', 'auth', 'load-shedding', 'problems'] })
+export default fp(mcp, { name: 'mcp', dependencies: ['mount', 'auth', 'load-shedding', 'problems', 'metrics'] })
 
 /**
  * The call in a request the SDK's stateless transport would take as it is and hand its `Server`: the
@@ -118,17 +118,17 @@ async function answerAsJson (server: Server, request: Request, body: unknown): P
 }
 
 /** The MCP server one request is answered by: the tools this caller may call, nothing else. */
-function serverFor (info: McpOptions['info'], tools: readonly Tool[], { principal, log }: Caller): Server {
+function serverFor (info: McpOptions['info'], tools: readonly Tool[], { principal, log, request }: Caller): Server {
   const allowed = tools.filter((tool) => refusingCheck(tool.resource.permissions, principal) === undefined)
   const server = new Server(info, { capabilities: { tools: {} } })
   server.setRequestHandler('tools/list', async () => ({ tools: allowed.map((tool) => tool.definition) as never }))
-  server.setRequestHandler('tools/call', async (request) => {
-    const tool = allowed.find((candidate) => candidate.definition.name === request.params.name)
-    if (tool !== undefined) return await tool.call(request.params.arguments ?? {}, (err) => { log.error({ err, tool: tool.definition.name }, 'tool call failed') })
+  server.setRequestHandler('tools/call', async (message) => {
+    const tool = allowed.find((candidate) => candidate.definition.name === message.params.name)
+    if (tool !== undefined) return await tool.call(message.params.arguments ?? {}, (err) => { log.error({ err, tool: tool.definition.name }, 'tool call failed') }, contextOf(request, tool.definition.name))
     // A tool this caller may not call is a refusal it can act on, as the route would answer it.
-    const hidden = tools.find((candidate) => candidate.definition.name === request.params.name)
-    if (hidden !== undefined) return refused(notPermitted(hidden, principal))
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. tools/list names the tools.`)
+    const hidden = tools.find((candidate) => candidate.definition.name === message.params.name)
+    if (hidden !== undefined) return refused(notPermitted(hidden, principal), request.id)
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${message.params.name}. tools/list names the tools.`)
   })
   return server
 }
@@ -143,11 +143,19 @@ function notPermitted (tool: Tool, principal: Principal | undefined): Error {
 interface Caller {
   readonly principal: Principal | undefined
   readonly log: FastifyBaseLogger
+  readonly request: FastifyRequest
 }
 
 /** Who calls, as the request's hooks found them. */
 function callerFrom (request: FastifyRequest): Caller {
-  return { principal: request.principal, log: request.log }
+  return { principal: request.principal, log: request.log, request }
+}
+
+/** What the core is told of a tool call: the request's id, and (with metrics) where its rows are counted; the tool names the operation. */
+function contextOf (request: FastifyRequest, tool: string): CallContext {
+  request.operation = tool
+  const { rows } = request.server.metrics
+  return { requestId: request.id, onRows: (count, clamped) => { rows(tool, 'mcp', count, clamped) } }
 }
 
 /** The caller, carried to the per-request server as the SDK's auth info: a key's fingerprint, never the key. */
@@ -210,5 +218,6 @@ function answerRefusal (error: FastifyError, request: FastifyRequest, reply: Fas
   // The problem's headers (Retry-After) go with the result; its words are the result's text.
   const { headers, body } = problemOf(error)
   request.log.info({ code: error.code }, 'tool call refused')
-  return reply.code(200).headers(headers).type('application/json').send({ jsonrpc: '2.0', id: rpc.id, result: refusal(body) })
+  request.problemType = body.type
+  return reply.code(200).headers(headers).type('application/json').send({ jsonrpc: '2.0', id: rpc.id, result: refusal(body, request.id) })
 }

@@ -50,6 +50,9 @@ export default fp(problems, { name: 'problems' })
 /** Sends what `error` is as a problem, logged by its kind. */
 export function sendProblem (error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const { status, body, headers } = problemOf(error)
+  // The request's id, as its log lines and its X-Request-Id carry it: what a client quotes to an operator.
+  body.request_id = request.id
+  request.problemType = body.type
   // A 5xx the gateway chose (shutting down, overloaded) is a state, not a fault: no stack to read.
   if (status >= 500 && isProblemCode((error as { code?: unknown }).code)) request.log.warn({ status, type: body.type }, 'request refused')
   else if (status >= 500) request.log.error({ err: error }, 'request failed')

@@ -9,6 +9,7 @@ import cors from '../plugins/cors.js'
 import drain from '../plugins/drain.js'
 import etag from '../plugins/etag.js'
 import mcp from '../plugins/mcp.js'
+import metrics from '../plugins/metrics.js'
 import mount from '../plugins/mount.js'
 import wellFormed from '../plugins/well-formed.js'
 import health from '../plugins/health.js'
@@ -16,9 +17,11 @@ import loadShedding, { type LoadSheddingOptions } from '../plugins/load-shedding
 import problems from '../plugins/problems.js'
 import rateLimit from '../plugins/rate-limit.js'
 import redis from '../plugins/redis.js'
+import requestId from '../plugins/request-id.js'
 import securityHeaders from '../plugins/security-headers.js'
 import store from '../plugins/store.js'
 import swagger, { type SwaggerOptions } from '../plugins/swagger.js'
+import tracing from '../plugins/tracing.js'
 import { RATE_LIMIT_DEFAULTS, type Config } from './config.js'
 import type { Database } from './store/index.js'
 import pkg from '../package.json' with { type: 'json' }
@@ -41,10 +44,15 @@ export type GatewayOptions = Pick<Config, 'databaseUrl' | 'timeZone' | 'apiKeys'
     maxReaders?: number
     /** How long a streamed list may wait on a client that does not read before it is cut; default 10 s. */
     stallMs?: number
+    /** A span per request: true once a tracer provider is registered (src/observe/tracing.ts); default off, no hook. */
+    tracing?: boolean
   }
 
 async function gateway (fastify: FastifyInstance, options: GatewayOptions): Promise<void> {
   await fastify.register(problems)
+  // First of all hooks: every answer, refused or served, names its request.
+  await fastify.register(requestId)
+  await fastify.register(tracing, { enabled: options.tracing ?? false })
   // First of the onRequest hooks: while draining, every answer says `Connection: close`, shed ones too.
   await fastify.register(drain)
   // onRequest hooks run in this order: CORS and security headers go on every answer, shed ones
@@ -55,7 +63,7 @@ async function gateway (fastify: FastifyInstance, options: GatewayOptions): Prom
   await fastify.register(loadShedding, options.loadShedding ?? {})
   // State replicas share: rows in the store, rate-limit budgets and counted totals in Redis (if set).
   await fastify.register(redis, { url: options.redisUrl })
-  await fastify.register(store, { databaseUrl: options.databaseUrl, onQuery: options.onQuery, setUp: options.setUp, acquireTimeoutMs: options.acquireTimeoutMs, maxReaders: options.maxReaders })
+  await fastify.register(store, { databaseUrl: options.databaseUrl, onQuery: options.onQuery, setUp: options.setUp, acquireTimeoutMs: options.acquireTimeoutMs, maxReaders: options.maxReaders, onCount: (outcome) => { fastify.metrics.count(outcome) } })
   await fastify.register(audience)
   await fastify.register(auth, { keys: options.apiKeys })
   await fastify.register(rateLimit, {
@@ -66,6 +74,8 @@ async function gateway (fastify: FastifyInstance, options: GatewayOptions): Prom
     nameSpace: 'rate-limit:',
     skipOnError: true
   })
+  // Every answer counted from here (the routes come after); `/metrics` needs auth's scope check.
+  await fastify.register(metrics)
   await fastify.register(etag)
   // Before any route: the document is cut from the routes as they register.
   await fastify.register(swagger, { tags: options.tags })

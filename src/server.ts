@@ -17,10 +17,13 @@ import { createListener, Generations, type ListenerOptions } from './generations
 import { buildGeneration, readDeclarationFile, reloader, UnreadableFileError, type AppGeneration } from './reload.js'
 import { PROBLEM_MEDIA_TYPE } from './audience.js'
 import { writeRawProblem } from './http/raw-answer.js'
+import { REQUEST_ID_HEADER, requestIdOf } from './http/request-id.js'
 import { apiSecurityHeaders } from '../plugins/security-headers.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
 import { problem } from './core/errors.js'
 import { problemOf } from './core/problem.js'
+import { startTracing } from './observe/tracing.js'
+import pkg from '../package.json' with { type: 'json' }
 
 /** Never log credentials: the bearer key is redacted wherever a request is logged. */
 export function loggerOptions (level: Config['logLevel']): LoggerOptions {
@@ -59,6 +62,8 @@ export function serverOptions (level: Config['logLevel']): FastifyHttpOptions<Se
     logger: loggerOptions(level),
     ...LISTENER_LIMITS,
     http: { ...LISTENER_LIMITS.http },
+    // The caller's X-Request-Id when it is safe to repeat, else a new one: on every log line (reqId).
+    genReqId: requestIdOf,
     // Nothing here takes a body: 1 KiB is room for a stray one, not for an upload.
     bodyLimit: 1024,
     routerOptions: { maxParamLength: 100 },
@@ -77,6 +82,9 @@ export function serverOptions (level: Config['logLevel']): FastifyHttpOptions<Se
 function frameworkProblem (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   // Fastify's own messages quote the offending URL: the detail says what is wrong without echoing it.
   const { status, body, headers } = problemOf(Object.assign(new Error(frameworkDetail(error.code)), { statusCode: error.statusCode }))
+  body.request_id = request.id
+  // No hook ran: the request-id plugin's header is set here.
+  reply.header(REQUEST_ID_HEADER, request.id)
   request.log.info({ status, code: error.code }, 'request rejected')
   reply.code(status).headers(headers).type(PROBLEM_MEDIA_TYPE).send(body)
 }
@@ -113,7 +121,7 @@ const RAW_SECURITY_HEADERS = apiSecurityHeaders()
  * skips the drain; a second signal exits 1 at once. SIGHUP closes alike, unless it `reloads` the
  * declaration file instead; from the drain on, a reload is refused.
  */
-function shutDownGracefully (listener: Server, generations: Generations<AppGeneration>, log: FastifyBaseLogger, config: Pick<Config, 'shutdownDrainSeconds' | 'shutdownGraceSeconds'>, reloads: boolean): void {
+function shutDownGracefully (listener: Server, generations: Generations<AppGeneration>, log: FastifyBaseLogger, config: Pick<Config, 'shutdownDrainSeconds' | 'shutdownGraceSeconds'>, reloads: boolean, onClosed: () => Promise<void> = async () => {}): void {
   const drainMs = config.shutdownDrainSeconds * 1000
   closeWithGrace({
     skip: reloads ? ['SIGHUP'] : [],
@@ -133,6 +141,7 @@ function shutDownGracefully (listener: Server, generations: Generations<AppGener
     }
     log.info({ signal, inFlight: generations.inFlight, graceSeconds: config.shutdownGraceSeconds }, 'closing: no new connections, requests in flight finish')
     await closeAll(listener, generations)
+    await onClosed()
   })
 }
 
@@ -164,7 +173,9 @@ async function main (): Promise<void> {
   const file = path === undefined ? undefined : await readOrStop(path)
   const log = pino(loggerOptions(config.logLevel))
   const options = generationOptions(config.logLevel, log)
-  const settings = { ...config, stallMs: config.streamStallSeconds * 1000 }
+  // Before the first app: its spans need the provider registered (OTEL_* variables; docs/observability.md).
+  const traces = startTracing(process.env, pkg.version)
+  const settings = { ...config, stallMs: config.streamStallSeconds * 1000, tracing: traces !== undefined }
   // Unencapsulated: the shutdown drains through the gateway's decorators.
   const build = async (declared: LoadedFile | undefined): Promise<AppGeneration> => await buildGeneration(options, async (generation) => {
     if (declared === undefined) await generation.register(fp(app), settings)
@@ -180,7 +191,8 @@ async function main (): Promise<void> {
   }
   const generations = new Generations(first)
   const listener = createListener(generations, LISTENER_LIMITS)
-  shutDownGracefully(listener, generations, log, config, path !== undefined)
+  // Spans not yet exported are sent once every app is closed: the process's, not an app's.
+  shutDownGracefully(listener, generations, log, config, path !== undefined, traces?.shutdown)
   // Without a file there is nothing to read again: SIGHUP closes the process, as SIGINT does.
   if (path !== undefined) {
     const reload = reloader({ path, generations, build, log })
@@ -193,11 +205,10 @@ async function main (): Promise<void> {
   log.info(`Server listening at ${await listen(listener, config)}`)
 }
 
-/** A Fastify of a generation's: the server's options, one logger and one run of request ids for them all. */
+/** A Fastify of a generation's: the server's options, and one logger for them all. */
 export function generationOptions (level: Config['logLevel'], log: FastifyBaseLogger): FastifyHttpOptions<Server> {
   const { logger, ...options } = serverOptions(level)
-  let next = 0
-  return { ...options, loggerInstance: log, genReqId: () => `req-${(++next).toString(36)}` }
+  return { ...options, loggerInstance: log }
 }
 
 /** Listens; resolves with the address, as Fastify logs it. */

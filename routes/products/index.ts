@@ -13,7 +13,7 @@ export interface ProductsOptions {
 }
 
 export default async function products (app: FastifyInstance, options: ProductsOptions): Promise<void> {
-  const client = upstreamClient({ ...options.upstream, log: app.log })
+  const client = upstreamClient({ ...options.upstream, log: app.log, observer: app.metrics.upstream })
   app.addHook('onClose', async () => { await client.close() })
   const read = { client, declaration: Product, fields: PRODUCT_FIELDS, log: app.log }
   app.mount({

@@ -5,7 +5,7 @@ import Type, { type TObject, type TSchema } from 'typebox'
 import type { Mount } from '../core/mount.js'
 import type { Marking, RecordDeclaration } from '../declare/index.js'
 import { scope, signedIn, unrestricted, type Permission } from '../permissions.js'
-import { upstreamClient, type UpstreamClient } from '../sources/upstream/index.js'
+import { upstreamClient, type UpstreamClient, type UpstreamObserver } from '../sources/upstream/index.js'
 import type { Store } from '../store/store.js'
 import { declarationFileError, pointerOf, type Issue } from './errors.js'
 import type { LoadedFile } from './loader.js'
@@ -32,6 +32,8 @@ export interface CompileContext {
   readonly env: Readonly<Record<string, string | undefined>>
   /** Told what an upstream got wrong. */
   readonly log: { warn: (details: object, message: string) => void }
+  /** Told of every upstream call (metrics). */
+  readonly upstreamObserver?: UpstreamObserver
 }
 
 const PERMISSIONS: Readonly<Record<string, Permission>> = { 'signed-in': signedIn, unrestricted }
@@ -172,7 +174,7 @@ function upstreamClients (upstreams: Readonly<Record<string, UpstreamDeclaration
     const headers = Object.fromEntries(Object.entries(declared.headers ?? {}).map(([header, value]) => [header, interpolated(value, `${at}/headers/${pointerOf(header).slice(1)}`, context.env, issues)]))
     if (issues.length > before) continue
     try {
-      clients.set(name, upstreamClient({ ...declared, origin, headers, log: context.log }))
+      clients.set(name, upstreamClient({ ...declared, origin, headers, log: context.log, observer: context.upstreamObserver }))
     } catch (error) {
       issues.push({ pointer: at, message: (error as Error).message })
     }

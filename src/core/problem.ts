@@ -18,6 +18,10 @@ export const Problem = Type.Object({
   errors: Type.Optional(Type.Object({}, {
     additionalProperties: Type.Array(Type.String()),
     description: 'For invalid input: each offending argument, with what is wrong with it.'
+  })),
+  request_id: Type.Optional(Type.String({
+    maxLength: 128,
+    description: 'The request\'s id (its `X-Request-Id`): every log line of the request carries it. Absent only where no request exists (a connection refused before one was read).'
   }))
 }, { description: 'An RFC 9457 problem: why the request failed.' })
 

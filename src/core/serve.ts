@@ -4,17 +4,20 @@
 import type { Readable } from 'node:stream'
 import type { PagingStyle, UncountedPaging } from '../paging/index.js'
 import { projectPayload, type Projection } from '../projection/index.js'
-import { isWindowSource, type ListSource, type RecordSource, type TextSource, type WindowSource } from '../sources/index.js'
+import { isWindowSource, type ReadContext, type ListSource, type RecordSource, type TextSource, type WindowSource } from '../sources/index.js'
 import type { CheckedArguments, RawArguments } from './arguments.js'
 import type { CompiledFilters } from './filters.js'
 import { problem } from './errors.js'
 import { jsonArrayStream } from './json-array.js'
 import { pathOf, type ServedBytes } from './serve-bytes.js'
+import { inSpan, inSpanSync, startSpan } from './spans.js'
 
 /** One call, as a transport received it: who reads, the query and the path parameters, unchecked. */
-export interface Call extends RawArguments {
+export interface Call extends RawArguments, ReadContext {
   /** True when the caller already holds the plain list a validator names (HTTP: If-None-Match). */
   readonly holds?: (tag: string) => boolean
+  /** Told how many rows were served once they are (a stream's when it ends), and whether the window was clamped: metrics. */
+  readonly onRows?: (rows: number, clamped: boolean) => void
 }
 
 /**
@@ -77,30 +80,35 @@ export async function serveList (plan: ListPlan, call: Call): Promise<Served> {
     const version = isWindowSource(source) ? undefined : source.version
     const tag = version === undefined ? undefined : `${plan.fingerprint}-${await version(args, where)}`
     if (tag !== undefined && call.holds?.(tag) === true) return { kind: 'unchanged', body: null, tag }
-    return { kind: 'json-array', body: await jsonArrayStream(source.stream(args, where), (row) => plan.serializeRow(present(row))), tag }
+    return { kind: 'json-array', body: await streamed(source.stream(args, where, call), (row) => plan.serializeRow(present(row)), call.onRows), tag }
   }
-  const project = (rows: readonly unknown[]): unknown[] => projectPayload(rows.map(present), projection) as unknown[]
+  const project = (rows: readonly unknown[]): unknown[] => inSpanSync('projection', () => projectPayload(rows.map(present), projection) as unknown[])
   if (isWindowSource(source)) {
     // Registration made sure the style pages uncounted lists.
     const style = plan.style.uncounted as UncountedPaging
     const window = style.window(paging)
-    const read = await source.window(args, window.offset, window.limit, where)
-    return { kind: 'json', body: style.envelope(project(read.rows), { ...window, keep: sent }, read) }
+    const read = await inSpan('slice', async () => await source.window(args, window.offset, window.limit, where, call))
+    return counted(call, read.rows.length, style.envelope(project(read.rows), { ...window, keep: sent }, read))
   }
+  let rows = 0
   const body = await paged(plan.style, paging, {
-    count: async () => await source.count(args, where),
-    slice: async (offset, limit) => await source.slice(args, offset, limit, where)
-  }, project, sent)
-  return { kind: 'json', body }
+    count: async () => await inSpan('count', async () => await source.count(args, where)),
+    slice: async (offset, limit) => await inSpan('slice', async () => await source.slice(args, offset, limit, where))
+  }, (page) => {
+    rows = page.length
+    return project(page)
+  }, sent)
+  return counted(call, rows, body)
 }
 
 /** One record: as presented to a plain client, projected for an agent. */
 export async function serveRecord (plan: RecordPlanWithSource, call: Call): Promise<Served> {
   const { args, params } = plan.check(call)
-  const row = await plan.source.one({ ...args, ...params })
+  const row = await plan.source.one({ ...args, ...params }, call)
   if (row === undefined) throw problem('AG_NOT_FOUND', `No record matches ${describe(params)}.`)
   const presented = plan.present(row)
-  return { kind: 'json', body: call.audience === 'agent' ? projectPayload(presented, plan.projection) : presented }
+  call.onRows?.(1, false)
+  return { kind: 'json', body: call.audience === 'agent' ? inSpanSync('projection', () => projectPayload(presented, plan.projection)) : presented }
 }
 
 /** A text: whole to a plain client, a window of lines to an agent. */
@@ -114,6 +122,12 @@ export async function serveText (plan: TextPlan, call: Call): Promise<Served> {
     count: async () => lines.length,
     slice: async (offset, limit) => lines.slice(offset, offset + limit)
   }, (window) => window)
+  return counted(call, 0, body)
+}
+
+/** An agent's envelope, its rows and clamp told to `onRows`. */
+function counted (call: Call, rows: number, body: Record<string, unknown>): Served {
+  call.onRows?.(rows, body.limit_clamped === true)
   return { kind: 'json', body }
 }
 
@@ -132,6 +146,22 @@ export async function paged<Item> (style: PagingStyle, paging: Readonly<Record<s
   const window = style.window(paging, total)
   const page = window.limit > 0 && window.offset < total ? await items.slice(window.offset, window.limit) : []
   return style.envelope(project(page), { ...window, keep })
+}
+
+/**
+ * The plain list as a bare JSON array, with a `stream` span that ends with the body; the rows
+ * written are counted for `onRows` only when it is given.
+ */
+async function streamed (rows: AsyncIterable<readonly unknown[]>, serialize: (row: unknown) => string, onRows: Call['onRows']): Promise<Readable> {
+  let count = 0
+  const body = await jsonArrayStream(rows, onRows === undefined ? serialize : (row) => { count++; return serialize(row) })
+  // From the first row read to the body's end: a list that fails before its first row has no span.
+  const span = startSpan('stream')
+  body.once('close', () => {
+    span.end()
+    onRows?.(count, false)
+  })
+  return body
 }
 
 /** POSIX text: every line ends with a line feed, so an empty text is an empty body. */

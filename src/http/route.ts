@@ -27,6 +27,8 @@ const RANGE_HEADERS = Type.Object({
 export interface RouteSettings {
   /** How long a streamed list may wait on a client that does not read before it is cut. */
   readonly stallMs: number
+  /** Told the rows each call served (and whether its window was clamped), by operation and audience: metrics. */
+  readonly onRows: (operation: string, audience: string, rows: number, clamped: boolean) => void
 }
 
 export function routeOf (resource: Resource, settings: RouteSettings): RouteOptions {
@@ -60,7 +62,15 @@ export function routeOf (resource: Resource, settings: RouteSettings): RouteOpti
       // `/books/` matches `/books/:id` with an empty id: no such route, rather than a bad id.
       if (Object.values(params).includes('')) throw problem('AG_NOT_FOUND', NO_ROUTE)
       const { audience } = request
-      const served = await resource.serve({ audience, query: request.query as Record<string, unknown>, params, holds: (tag) => holds(request, tag) })
+      const { onRows } = settings
+      const served = await resource.serve({
+        audience,
+        query: request.query as Record<string, unknown>,
+        params,
+        holds: (tag) => holds(request, tag),
+        requestId: request.id,
+        onRows: (rows, clamped) => { onRows(resource.name, audience, rows, clamped) }
+      })
       if (served.kind === 'bytes') {
         // A strong validator naming the bytes; the ETag plugin adds the audience, as If-Range compares it.
         reply.type(served.mediaType).header('etag', `"${served.body.tag}"`)

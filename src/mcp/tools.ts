@@ -6,8 +6,11 @@
 import { MountError } from '../core/mount.js'
 import { problemOf, type Problem } from '../core/problem.js'
 import type { Resource } from '../core/resource.js'
-import type { Served } from '../core/serve.js'
+import type { Call, Served } from '../core/serve.js'
 import type { JsonSchema } from '../projection/index.js'
+
+/** What a transport tells the core of one call: the request's id, and where its rows are counted. */
+export type CallContext = Pick<Call, 'requestId' | 'onRows'>
 
 /** What a tool says of itself to `tools/list`, as the MCP schema names it. */
 export interface ToolDefinition {
@@ -31,7 +34,7 @@ export interface Tool {
   readonly definition: ToolDefinition
   readonly resource: Resource
   /** Serves one call; `onFailure` is told of a failure that is not a refusal (a 500: a defect to log). */
-  call: (args: Readonly<Record<string, unknown>>, onFailure: (error: unknown) => void) => Promise<ToolResult>
+  call: (args: Readonly<Record<string, unknown>>, onFailure: (error: unknown) => void, context?: CallContext) => Promise<ToolResult>
 }
 
 /** Every read the gateway serves: it changes nothing, the same call answers the same, and it reads only its own store. */
@@ -54,18 +57,18 @@ export function toolOf (resource: Resource): Tool {
   return {
     definition,
     resource,
-    call: async (args, onFailure) => {
+    call: async (args, onFailure, context = {}) => {
       const query: Record<string, unknown> = {}
       const params: Record<string, unknown> = {}
       for (const [name, value] of Object.entries(args)) (isPath.has(name) ? params : query)[name] = value
       try {
-        const served = await resource.serve({ audience: 'agent', query, params })
+        const served = await resource.serve({ audience: 'agent', query, params, ...context })
         // An agent is always served JSON (an envelope, a record, a line window), never a stream.
         return answered((served as Served & { kind: 'json' }).body as Record<string, unknown>)
       } catch (error) {
         const { status, body } = problemOf(error)
         if (status === 500) onFailure(error)
-        return refusal(body)
+        return refusal(body, context.requestId)
       }
     }
   }
@@ -88,13 +91,21 @@ function answered (body: Record<string, unknown>): ToolResult {
 }
 
 /** Any failure, in the words its problem would say over HTTP: what was wrong, and what to send instead. */
-export function refused (error: unknown): ToolResult {
-  return refusal(problemOf(error).body)
+export function refused (error: unknown, requestId?: string): ToolResult {
+  return refusal(problemOf(error).body, requestId)
 }
 
-/** A problem as a tool result: its title, status and detail, then each offending argument. */
-export function refusal (body: Problem): ToolResult {
+/** Where a refusal carries the request's id: the result's `_meta`, as MCP reserves it for such data. */
+export const REQUEST_ID_META = 'audience-gateway/request_id'
+
+/**
+ * A problem as a tool result: its title, status and detail, then each offending argument; the
+ * request's id in `_meta`, for a person quoting the failure to an operator.
+ */
+export function refusal (body: Problem, requestId?: string): ToolResult {
   const lines = [`${body.title} (${body.status}): ${body.detail}`]
   for (const [name, messages] of Object.entries(body.errors ?? {})) for (const message of messages) lines.push(`- ${name}: ${message}`)
-  return { content: [{ type: 'text', text: lines.join('\n') }], isError: true }
+  const result: ToolResult = { content: [{ type: 'text', text: lines.join('\n') }], isError: true }
+  // `_meta` first, where the SDK writes it: the direct path's bytes are the SDK's (direct.ts).
+  return requestId === undefined ? result : { _meta: { [REQUEST_ID_META]: requestId }, ...result }
 }

@@ -4,6 +4,14 @@
 // time. Adapters: an in-memory array, a kysely query, a record's text or bytes, a file, an upstream HTTP API.
 import type { ProblemCode } from '../core/errors.js'
 
+/**
+ * What a source may need of the call it reads for, besides its arguments: the request's id, which
+ * an upstream source sends on (`X-Request-Id`). Passed per call, never kept.
+ */
+export interface ReadContext {
+  readonly requestId?: string
+}
+
 /** How a condition compares a field: equal to, at least, at most, or starting with its value. */
 export type ConditionOp = 'equals' | 'min' | 'max' | 'prefix'
 
@@ -35,7 +43,7 @@ export interface ListSource<Args, Row> extends Filterable {
    * all in memory. A batch is what a plain list writes in one piece: a few hundred to a few thousand
    * rows each is the intent, one per store read or upstream page.
    */
-  stream: (args: Args, where?: readonly Condition[]) => AsyncIterable<readonly Row[]>
+  stream: (args: Args, where?: readonly Condition[], context?: ReadContext) => AsyncIterable<readonly Row[]>
   /**
    * A name for the rows `stream(args, where)` would yield now, which changes whenever they may
    * have: a plain list's validator. Read before the stream starts, so a name may be older than the
@@ -63,15 +71,15 @@ export interface WindowSource<Args, Row> extends Filterable {
   /** `exact`: every read says the total; `absent`: none does, and the envelope has none. */
   readonly totals: 'exact' | 'absent'
   /** Up to `limit` rows from `offset`, in the source's stable order. */
-  window: (args: Args, offset: number, limit: number, where?: readonly Condition[]) => Promise<WindowRead<Row>>
+  window: (args: Args, offset: number, limit: number, where?: readonly Condition[], context?: ReadContext) => Promise<WindowRead<Row>>
   /** Every row, in order, in batches (arrays of consecutive rows), as ListSource's `stream`. */
-  stream: (args: Args, where?: readonly Condition[]) => AsyncIterable<readonly Row[]>
+  stream: (args: Args, where?: readonly Condition[], context?: ReadContext) => AsyncIterable<readonly Row[]>
   readonly problems?: readonly ProblemCode[]
 }
 
 export interface RecordSource<Args, Row> {
   /** The one row the arguments name, or undefined. */
-  one: (args: Args) => Promise<Row | undefined>
+  one: (args: Args, context?: ReadContext) => Promise<Row | undefined>
   readonly problems?: readonly ProblemCode[]
 }
 

@@ -13,7 +13,7 @@ import { sharedCountCache, type TotalsStore } from './shared-count-cache.js'
 import { openSqlite, type SqliteOptions } from './sqlite.js'
 import type { Store } from './store.js'
 
-export type { Store, StoreKind } from './store.js'
+export type { ReaderUse, Store, StoreKind } from './store.js'
 export type { StoreOptions } from './options.js'
 export type { Database, Db, InvoiceTable } from './database.js'
 export { isPostgresUrl } from './postgres-url.js'
@@ -44,11 +44,12 @@ export async function openStore<DB = Database> (databaseUrl: string, options: Op
     return await opened(sqlite.db, async () => { await setUp(sqlite.db) }, async () => ({
       kind: 'sqlite',
       stream: sqlite.stream,
+      readers: sqlite.readers,
       dataVersion,
       versionTag: async () => `${opening}/${await dataVersion()}`,
       // A read of the file itself: `select 1` is answered without it, so a locked or unreadable file would pass.
       probe: probe(sqlite.db, sql`select count(*) as tables from sqlite_schema`),
-      counts: versionedCountCache({ version: dataVersion })
+      counts: observed(versionedCountCache({ version: dataVersion }), options.onCount)
     }))
   }
   const postgres = connectPostgres<DB>(databaseUrl, options)
@@ -63,8 +64,24 @@ export async function openStore<DB = Database> (databaseUrl: string, options: Op
       ? versionedCountCache({ version: dataVersion })
       : sharedCountCache({ version: dataVersion, identity, ...sharedTotals })
     const versionTag = async (): Promise<string> => `${identity}/${await dataVersion()}`
-    return { kind: 'postgres', stream: (query, chunkSize) => batchesOf(db, query, chunkSize), dataVersion, versionTag, counts, probe: probe(db, sql`select 1 as answered`) }
+    return { kind: 'postgres', stream: (query, chunkSize) => batchesOf(db, query, chunkSize), readers: postgres.readers, dataVersion, versionTag, counts: observed(counts, options.onCount), probe: probe(db, sql`select 1 as answered`) }
   })
+}
+
+/** The cache, telling `onCount` of each total whether it was remembered or counted. */
+function observed (cache: CountCache, onCount: StoreOptions['onCount']): CountCache {
+  if (onCount === undefined) return cache
+  return {
+    count: async (key, compute) => {
+      let counted = false
+      const total = await cache.count(key, async () => {
+        counted = true
+        return await compute()
+      })
+      onCount(counted ? 'miss' : 'hit')
+      return total
+    }
+  }
 }
 
 /** The store once set up; a store that fails to set up is closed before the failure is thrown. */

@@ -19,6 +19,8 @@ export interface StoreOptions {
    * Default DEFAULT_ACQUIRE_TIMEOUT_MS.
    */
   acquireTimeoutMs?: number
+  /** Told whether each total came from the count cache (`hit`) or was counted (`miss`): metrics. */
+  onCount?: (outcome: 'hit' | 'miss') => void
   /** Told things worth a line in the log that are not failures of a request (a fallback taken). */
   onNotice?: (message: string, detail: Record<string, unknown>) => void
 }

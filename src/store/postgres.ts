@@ -3,6 +3,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
 import { DEFAULT_ACQUIRE_TIMEOUT_MS, queryLogger, type StoreOptions } from './options.js'
+import type { ReaderUse } from './store.js'
 import { cursorPool, DeclaredCursor } from './postgres-cursor.js'
 import { postgresSettings } from './postgres-url.js'
 
@@ -10,6 +11,8 @@ export interface PostgresStore<DB> {
   readonly db: Kysely<DB>
   /** The schema the URL names, or undefined for the server's default search_path. */
   readonly schema: string | undefined
+  /** Pooled connections checked out, and queries waiting for one. */
+  readonly readers: () => ReaderUse
 }
 
 /**
@@ -35,7 +38,8 @@ export function connectPostgres<DB> (url: string, options: StoreOptions = {}): P
   // Without a listener, an idle client's failure would be an uncaught error ending the process.
   pool.on('error', (error) => { options.onConnectionError?.(error) })
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: cursorPool(pool), cursor: DeclaredCursor }), log: queryLogger(options) })
-  return { db, schema }
+  // Checked-out connections, and queries waiting for one: pg-pool's own counts, read when scraped.
+  return { db, schema, readers: () => ({ inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }) }
 }
 
 /** Runs `setUp` on one connection, in `schema` (created if missing), holding the set-up lock. */

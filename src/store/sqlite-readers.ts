@@ -10,6 +10,7 @@ import type SQLite from 'better-sqlite3'
 import type { CompiledQuery } from 'kysely'
 import { StoreUnavailableError } from './errors.js'
 import { DEFAULT_ACQUIRE_TIMEOUT_MS, type StoreOptions } from './options.js'
+import type { ReaderUse } from './store.js'
 
 /** Streams reading at once; more wait for one to end (a wait holds nothing). */
 export const DEFAULT_MAX_READERS = 8
@@ -26,6 +27,8 @@ export interface SqliteReadersOptions extends Pick<StoreOptions, 'onQuery'> {
 export interface StreamReader {
   /** The rows of `query`, in batches of `chunkSize`, each read at once (a statement's steps cost microseconds). */
   stream: <Row>(query: CompiledQuery<Row>, chunkSize: number) => AsyncIterable<Row[]>
+  /** Readers in use and streams waiting for one, now. */
+  use: () => ReaderUse
 }
 
 export function sqliteReaders (open: () => SQLite.Database, options: SqliteReadersOptions = {}): StreamReader {
@@ -33,6 +36,7 @@ export function sqliteReaders (open: () => SQLite.Database, options: SqliteReade
   const waitMs = options.waitMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS
   const slots = semaphore(size, options.onWait)
   return {
+    use: slots.use,
     stream: async function * stream<Row> (query: CompiledQuery<Row>, chunkSize: number): AsyncGenerator<Row[]> {
       if (!await slots.acquire(waitMs)) throw new StoreUnavailableError(`All ${size} SQLite readers stayed busy for ${waitMs} ms.`)
       let reader: SQLite.Database | undefined
@@ -67,6 +71,7 @@ interface Semaphore {
   /** True once a slot is held; false when none came free within `waitMs`. */
   acquire: (waitMs: number) => Promise<boolean>
   release: () => void
+  use: () => ReaderUse
 }
 
 function semaphore (size: number, onWait?: () => void): Semaphore {
@@ -92,6 +97,7 @@ function semaphore (size: number, onWait?: () => void): Semaphore {
         waiting.push(granted)
       })
     },
+    use: () => ({ inUse: size - free, waiting: waiting.length }),
     // A freed slot goes straight to the longest waiter, so none can be overtaken.
     release: () => {
       const next = waiting.shift()

@@ -11,7 +11,7 @@ import { sqliteReaders } from './sqlite-readers.js'
 import { statementCache } from './statements.js'
 import type { Store } from './store.js'
 
-export interface SqliteStore<DB> extends Pick<Store<DB>, 'db' | 'stream'> {
+export interface SqliteStore<DB> extends Pick<Store<DB>, 'db' | 'stream' | 'readers'> {
   /** Counts the times the file was reopened (see sqlite-file.ts); 0 for `:memory:`. */
   generation: () => number
 }
@@ -35,7 +35,7 @@ export function openSqlite<DB> (path: string, options: SqliteOptions = {}): Sqli
     const statements = statementCache()
     const database = { prepare: (sql: string) => statements.prepare(connection, sql), close: () => { connection.close() } }
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }), log })
-    return { db, stream: (query, chunkSize) => batchesOf(db, query, chunkSize), generation: () => 0 }
+    return { db, stream: (query, chunkSize) => batchesOf(db, query, chunkSize), generation: () => 0, readers: () => NO_READERS }
   }
   mkdirSync(dirname(path), { recursive: true })
   // Created here when missing; from then on only ever reopened, never created again.
@@ -59,9 +59,13 @@ export function openSqlite<DB> (path: string, options: SqliteOptions = {}): Sqli
       file.check()
       yield * readers.stream(query.compile() as CompiledQuery<Row>, chunkSize)
     },
-    generation: file.generation
+    generation: file.generation,
+    readers: readers.use
   }
 }
+
+/** An in-memory database streams on its one connection: no readers of its own. */
+const NO_READERS = Object.freeze({ inUse: 0, waiting: 0 })
 
 /** One connection to the file, waiting up to `busyMs` (5 s) for another connection's lock. */
 function connect (path: string, options?: SQLite.Options, busyMs = 5000): SQLite.Database {

@@ -8,6 +8,12 @@ import type { Database } from './database.js'
 export const STORE_KINDS = ['sqlite', 'postgres'] as const
 export type StoreKind = typeof STORE_KINDS[number]
 
+/** Connections in use and queries waiting for one, at one moment. */
+export interface ReaderUse {
+  readonly inUse: number
+  readonly waiting: number
+}
+
 export interface Store<DB = Database> {
   readonly db: Kysely<DB>
   readonly kind: StoreKind
@@ -26,6 +32,8 @@ export interface Store<DB = Database> {
   versionTag: () => Promise<string>
   /** Where totals are remembered while the data is unchanged; shared by replicas when configured. */
   readonly counts: CountCache
+  /** How many connections (SQLite: whole-list readers) are in use and how many queries wait for one, now: read by metrics. */
+  readers: () => ReaderUse
   /** Resolves when the store answers a read of its own data (readiness), rejects otherwise. */
   probe: () => Promise<void>
   /** Waits for a connection still held by a stream, then closes every connection. */

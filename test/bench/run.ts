@@ -1,5 +1,6 @@
 // `npm run bench`: the scenarios (the four of issue 6, MCP against HTTP, upstream sources, and the limit), each server in its own process over loopback,
-// a table on stdout and a JSON summary (bench-results/summary.json). Not part of `npm test`.
+// a table on stdout, a JSON summary (bench-results/summary.json) and its ratios as an SVG chart beside it
+// (bench-results/ratios.svg). Not part of `npm test`.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -10,6 +11,7 @@ import { KEY } from './http.js'
 import { limitScenario } from './limit.js'
 import { mcpScenario } from './mcp.js'
 import { projection } from './projection.js'
+import { ratioChart } from './chart.js'
 import { tables, verdicts, type Row, type Verdict } from './report.js'
 import { readSettings } from './settings.js'
 import { benchTables } from './stores.js'
@@ -77,6 +79,9 @@ async function main (): Promise<void> {
     scenarios: summary
   }, null, 2) + '\n')
   log(`summary written to ${settings.out}`)
+  const chart = join(dirname(settings.out), 'ratios.svg')
+  writeFileSync(chart, ratioChart(summary, `npm run bench, ${new Date().toISOString().slice(0, 10)}: ratios (Node ${process.version}, ${cpus().length} CPUs)`))
+  log(`ratio chart written to ${chart}`)
 }
 
 await main()

@@ -85,7 +85,7 @@ t.test('an over-long path parameter is a 414 problem', async (t) => {
   const res = await app.inject({ url: `/books/${'1'.repeat(101)}`, headers: AUTH })
   t.equal(res.statusCode, 414)
   t.equal(res.headers['content-type'], PROBLEM_JSON)
-  t.strictSame(res.json(), { type: 'about:blank', title: 'URI Too Long', status: 414, detail: 'A path parameter is longer than the server reads (100 characters).' })
+  t.strictSame(res.json(), { type: 'about:blank', title: 'URI Too Long', status: 414, detail: 'A path parameter is longer than the server reads (100 characters).', request_id: res.headers['x-request-id'] })
 })
 
 t.test('a URL with a broken escape is a 400 problem', async (t) => {
@@ -93,7 +93,7 @@ t.test('a URL with a broken escape is a 400 problem', async (t) => {
   const res = await app.inject({ url: '/books/%E0%A4%A', headers: AUTH })
   t.equal(res.statusCode, 400)
   t.equal(res.headers['content-type'], PROBLEM_JSON)
-  t.strictSame(res.json(), { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'The URL has a malformed percent-escape: encode it again.' })
+  t.strictSame(res.json(), { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'The URL has a malformed percent-escape: encode it again.', request_id: res.headers['x-request-id'] })
 })
 
 t.test('what is not HTTP is a 400 problem, and the connection is closed', async (t) => {

@@ -28,8 +28,10 @@ t.test('a plain tools/call is answered as the SDK answers it, byte for byte', as
   const { app } = await buildApp(t)
   const post = async (message: unknown, headers: Record<string, string> = MCP_HEADERS) => await app.inject({ method: 'POST', url: '/mcp', headers, payload: JSON.stringify(message) })
   for (const withKey of [true, false]) {
-    const headers = withKey ? MCP_HEADERS : { 'content-type': MCP_HEADERS['content-type'], accept: MCP_HEADERS.accept }
+    const anyKey = withKey ? MCP_HEADERS : { 'content-type': MCP_HEADERS['content-type'], accept: MCP_HEADERS.accept }
     for (const { id, ...params } of CALLS) {
+      // One request id for both: a refusal names it, and the two answers must be the same bytes.
+      const headers = { ...anyKey, 'x-request-id': `call-${String(id)}` }
       const message = { jsonrpc: '2.0', id, method: 'tools/call', params }
       const direct = await post(message, headers)
       const bySdk = await post({ ...message, params: { ...params, _meta: {} } }, headers)

@@ -3,6 +3,8 @@
 // its end by its envelope alone (across two replicas too: nothing is kept between requests), and
 // every refusal comes back as a tool result a model can act on. Run again on PostgreSQL by
 // test/mcp/postgres.test.ts.
+import { REQUEST_ID_PATTERN } from '../../src/http/request-id.js'
+import { REQUEST_ID_META } from '../../src/mcp/tools.js'
 import type { AddressInfo } from 'node:net'
 import { Client, ProtocolError, StreamableHTTPClientTransport, type Tool as ListedTool } from '@modelcontextprotocol/client'
 import type { FastifyInstance } from 'fastify'
@@ -34,6 +36,13 @@ async function connect (t: Test, running: Running, headers: Record<string, strin
 }
 
 type CallResult = Awaited<ReturnType<Client['callTool']>>
+
+/** A refusal without its `_meta`, once that is checked to carry the request's id (a new one: the SDK's client sends none). */
+function refusalOf (result: CallResult): CallResult {
+  const { _meta: meta, ...rest } = result
+  t.match(meta?.[REQUEST_ID_META], REQUEST_ID_PATTERN, 'the refusal names its request')
+  return rest
+}
 
 function textOf (result: CallResult): string {
   const content = result.content as Array<{ type: string, text: string }>
@@ -213,12 +222,12 @@ t.test('refusals a model can act on are tool results with isError, in the proble
   const display = await client.callTool({ name: 'listInvoices', arguments: { status: 'Paid', number_prefix: '' } })
   t.match(textOf(display), /^Invalid arguments \(400\): The request has invalid arguments: status, number_prefix\. See "errors"\.\n- status: Must be equal to one of the allowed values\.\n- number_prefix: Must NOT have fewer than 1 characters\.$/)
   const missing = await client.callTool({ name: 'getBook', arguments: { id: 99 } })
-  t.strictSame(missing, { content: [{ type: 'text', text: 'Not found (404): No record matches id 99.' }], isError: true })
+  t.strictSame(refusalOf(missing), { content: [{ type: 'text', text: 'Not found (404): No record matches id 99.' }], isError: true })
   const noId = await client.callTool({ name: 'getBook', arguments: {} })
   t.match(textOf(noId), /- id: Required: pass a value\./)
   await running.app.store.db.destroy()
   const down = await client.callTool({ name: 'getBook', arguments: { id: 1 } })
-  t.strictSame(down, { content: [{ type: 'text', text: 'Store unavailable (503): The store does not answer right now; retry shortly.' }], isError: true })
+  t.strictSame(refusalOf(down), { content: [{ type: 'text', text: 'Store unavailable (503): The store does not answer right now; retry shortly.' }], isError: true })
 })
 
 t.test('an unknown tool and a malformed message are protocol errors', async (t) => {
@@ -242,7 +251,7 @@ t.test('the same doors as HTTP: keys, permissions, Origin and Host', async (t) =
     const ledger = await anonymous.callTool({ name: 'listLedgerEntries' })
     t.notOk(ledger.isError)
     const books = await anonymous.callTool({ name: 'listBooks', arguments: {} })
-    t.strictSame(books, { content: [{ type: 'text', text: 'Unauthorized (401): This tool needs a key: connect with "Authorization: Bearer <key>".' }], isError: true })
+    t.strictSame(refusalOf(books), { content: [{ type: 'text', text: 'Unauthorized (401): This tool needs a key: connect with "Authorization: Bearer <key>".' }], isError: true })
   })
 
   t.test('a wrong key is a 401 with WWW-Authenticate', async (t) => {
@@ -280,7 +289,7 @@ t.test('a key without a tool\'s scope does not see it listed, and a call of it i
   const { tools } = await scoped.listTools()
   t.strictSame(tools.map((tool) => tool.name), EXPECTED_TOOLS.filter((name) => name !== 'listInvoices'))
   const invoices = await scoped.callTool({ name: 'listInvoices', arguments: {} })
-  t.strictSame(invoices, { content: [{ type: 'text', text: 'Forbidden (403): This key may not call this tool: it lacks the scope "invoices:read"; use a key that carries it.' }], isError: true })
+  t.strictSame(refusalOf(invoices), { content: [{ type: 'text', text: 'Forbidden (403): This key may not call this tool: it lacks the scope "invoices:read"; use a key that carries it.' }], isError: true })
   const full = await connect(t, running)
   t.ok((await full.listTools()).tools.some((tool) => tool.name === 'listInvoices'), 'a key configured without scopes carries every scope')
 })
@@ -319,9 +328,9 @@ t.test('a check refusing a key hides its tool, a call of it is a tool result nam
   const { tools } = await client.listTools()
   t.strictSame(tools.map((tool) => tool.name), ['listBroken'], 'not listed to a key the check refuses')
   const secrets = await client.callTool({ name: 'listSecrets', arguments: {} })
-  t.strictSame(secrets, { content: [{ type: 'text', text: 'Forbidden (403): This key may not call this tool: the "nobody" check refuses it.' }], isError: true })
+  t.strictSame(refusalOf(secrets), { content: [{ type: 'text', text: 'Forbidden (403): This key may not call this tool: the "nobody" check refuses it.' }], isError: true })
   const broken = await client.callTool({ name: 'listBroken', arguments: {} })
-  t.strictSame(broken, { content: [{ type: 'text', text: 'Internal Server Error (500): The server could not complete the request.' }], isError: true }, 'nothing of the cause reaches the model')
+  t.strictSame(refusalOf(broken), { content: [{ type: 'text', text: 'Internal Server Error (500): The server could not complete the request.' }], isError: true }, 'nothing of the cause reaches the model')
   t.match(errors, [{ msg: 'tool call failed', tool: 'listBroken', err: { message: 'secret connection string postgres://u:p@db' } }], 'the cause is logged')
 })
 
@@ -353,5 +362,5 @@ t.test('load shedding counts MCP calls: while shedding a call is a tool result w
   t.notOk((await client.callTool({ name: 'listLedgerEntries', arguments: { limit: 1 } })).isError, 'served before shedding begins')
   arm()
   const shed = await client.callTool({ name: 'listLedgerEntries', arguments: { limit: 1 } })
-  t.strictSame(shed, { content: [{ type: 'text', text: 'Overloaded (503): The server is overloaded; retry after 7 s.' }], isError: true })
+  t.strictSame(refusalOf(shed), { content: [{ type: 'text', text: 'Overloaded (503): The server is overloaded; retry after 7 s.' }], isError: true })
 })

@@ -100,3 +100,10 @@ t.test('compiling a serializer leaves the published schema as declared', async (
   t.equal(compileSerializer({ schema })({ on: null }), '{"on":null}')
   t.strictSame(schema.properties.on.type, ['string', 'null'])
 })
+
+t.test('a mount serves without the gateway\'s metrics: its rows are simply not counted', async (t) => {
+  const app = await gatewayApp(t, (app) => { app.mount(listBooks) })
+  const res = await app.inject({ url: '/books', headers: { authorization: `Bearer ${KEY}`, 'x-audience': 'agent' } })
+  t.equal(res.statusCode, 200)
+  t.equal(res.json().items.length, 0)
+})

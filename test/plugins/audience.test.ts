@@ -1,5 +1,6 @@
 // Audience resolution: the header decides, else Accept is negotiated; Vary is appended, never set.
 import t from 'tap'
+import requestId from '../../plugins/request-id.js'
 import Fastify, { type FastifyReply } from 'fastify'
 import vary from 'vary'
 import audience from '../../plugins/audience.js'
@@ -20,6 +21,7 @@ const app = Fastify()
 app.addHook('onRequest', async (request, reply) => {
   if (request.routeOptions.config.varyOrigin === 'before') addOrigin(reply)
 })
+await app.register(requestId)
 await app.register(audience)
 await app.register(problems)
 app.addHook('onSend', async (request, reply, payload) => {
@@ -64,7 +66,8 @@ t.test('any other audience header value is a 400 listing the known audiences', a
     title: 'Unknown audience',
     status: 400,
     detail: 'Unknown audience "robot" in the X-Audience header. Known audiences: plain, agent. ' +
-      'Send "X-Audience: agent" for the agent variant, and "X-Audience: plain" or no header for the plain one.'
+      'Send "X-Audience: agent" for the agent variant, and "X-Audience: plain" or no header for the plain one.',
+    request_id: res.headers['x-request-id']
   })
 })
 
@@ -137,7 +140,8 @@ t.test('nothing acceptable is a 406 listing the media types on offer', async (t)
     type: 'urn:audience-gateway:problem:not-acceptable',
     title: 'Not acceptable',
     status: 406,
-    detail: `None of the media types in Accept is on offer. On offer: application/json, ${AGENT_MEDIA_TYPE}.`
+    detail: `None of the media types in Accept is on offer. On offer: application/json, ${AGENT_MEDIA_TYPE}.`,
+    request_id: res.headers['x-request-id']
   })
 })
 

@@ -1,6 +1,7 @@
 // Bearer keys and permission checks: 401 with a challenge, 403 naming the check or the missing
 // scope, keys never logged.
 import t from 'tap'
+import requestId from '../../plugins/request-id.js'
 import Fastify, { type FastifyInstance } from 'fastify'
 import audience from '../../plugins/audience.js'
 import auth from '../../plugins/auth.js'
@@ -24,6 +25,7 @@ interface LogLine { level: number, msg: string, generatedKey?: string }
 /** An app with the three plugins and a route per kind of check, logging everything into `lines`. */
 async function build (keys: readonly ApiKey[], lines: string[] = []): Promise<FastifyInstance> {
   const app = Fastify({ logger: { level: 'trace', stream: { write: (line: string) => { lines.push(line) } } } })
+  await app.register(requestId)
   await app.register(audience)
   await app.register(auth, { keys })
   await app.register(problems)
@@ -51,7 +53,8 @@ t.test('no key is a 401 with a Bearer challenge', async (t) => {
     type: 'urn:audience-gateway:problem:unauthorized',
     title: 'Unauthorized',
     status: 401,
-    detail: 'This route needs a key: send "Authorization: Bearer <key>".'
+    detail: 'This route needs a key: send "Authorization: Bearer <key>".',
+    request_id: res.headers['x-request-id']
   })
 })
 
@@ -73,7 +76,8 @@ t.test('a wrong key is a 401 invalid_token', async (t) => {
     type: 'urn:audience-gateway:problem:unauthorized',
     title: 'Unauthorized',
     status: 401,
-    detail: 'The bearer key is not valid: send one of the configured keys (API_KEYS).'
+    detail: 'The bearer key is not valid: send one of the configured keys (API_KEYS).',
+    request_id: res.headers['x-request-id']
   })
 })
 
@@ -141,7 +145,8 @@ t.test('a failing check is a 403 naming it', async (t) => {
     type: 'urn:audience-gateway:problem:forbidden',
     title: 'Forbidden',
     status: 403,
-    detail: 'This key may not call this route: the "editors" check refuses it.'
+    detail: 'This key may not call this route: the "editors" check refuses it.',
+    request_id: res.headers['x-request-id']
   })
 })
 
@@ -175,7 +180,8 @@ t.test('a key without the scope is a 403 naming the scope, with an insufficient_
     type: 'urn:audience-gateway:problem:forbidden',
     title: 'Forbidden',
     status: 403,
-    detail: 'This key may not call this route: it lacks the scope "invoices:read"; use a key that carries it.'
+    detail: 'This key may not call this route: it lacks the scope "invoices:read"; use a key that carries it.',
+    request_id: res.headers['x-request-id']
   })
 })
 

@@ -33,7 +33,8 @@ t.test('once the app drains, readiness is a 503 shutting-down problem, and every
     type: 'urn:audience-gateway:problem:shutting-down',
     title: 'Shutting down',
     status: 503,
-    detail: 'The replica is shutting down: route requests to another.'
+    detail: 'The replica is shutting down: route requests to another.',
+    request_id: ready.headers['x-request-id']
   })
   const books = await app.inject({ url: '/books/1', headers: AUTH })
   t.equal(books.statusCode, 200, 'the rest is still served')

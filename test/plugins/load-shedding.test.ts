@@ -35,7 +35,7 @@ t.test('past a threshold a request is refused with a 503 problem and Retry-After
     t.equal(res.statusCode, 503)
     t.equal(res.headers['content-type'], 'application/problem+json; charset=utf-8')
     t.equal(res.headers['retry-after'], '3')
-    t.strictSame(res.json(), { type: 'urn:audience-gateway:problem:overloaded', title: 'Overloaded', status: 503, detail: 'The server is overloaded; retry after 3 s.' })
+    t.strictSame(res.json(), { type: 'urn:audience-gateway:problem:overloaded', title: 'Overloaded', status: 503, detail: 'The server is overloaded; retry after 3 s.', request_id: res.headers['x-request-id'] })
   }
 })
 

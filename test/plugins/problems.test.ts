@@ -1,6 +1,7 @@
 // Every failure is an RFC 9457 problem: registry errors, validation, Fastify's client errors, the
 // unexpected, and unknown paths.
 import t from 'tap'
+import requestId from '../../plugins/request-id.js'
 import Fastify from 'fastify'
 import problems from '../../plugins/problems.js'
 import { invalidArguments, problem, problemType } from '../../src/core/errors.js'
@@ -14,6 +15,7 @@ const app = Fastify({
   ajv: { customOptions: { removeAdditional: false } },
   logger: { level: 'info', stream: { write: (line: string) => { logs.push(JSON.parse(line)) } } }
 })
+await app.register(requestId)
 await app.register(problems)
 app.get('/forbidden', async () => { throw problem('AG_FORBIDDEN', 'This key may not read invoices.') })
 app.get('/invalid', async () => { throw invalidArguments({ page: ['Must be an integer of at least 1.'] }) })
@@ -43,7 +45,8 @@ t.test('an error of the registry keeps its status, code and title', async (t) =>
     type: 'urn:audience-gateway:problem:forbidden',
     title: 'Forbidden',
     status: 403,
-    detail: 'This key may not read invoices.'
+    detail: 'This key may not read invoices.',
+    request_id: res.headers['x-request-id']
   })
 })
 
@@ -56,7 +59,8 @@ t.test('invalidArguments carries its errors map', async (t) => {
     title: 'Invalid arguments',
     status: 400,
     detail: 'The request has an invalid argument: page. See "errors".',
-    errors: { page: ['Must be an integer of at least 1.'] }
+    errors: { page: ['Must be an integer of at least 1.'] },
+    request_id: res.headers['x-request-id']
   })
 })
 
@@ -68,7 +72,8 @@ t.test('the headers an error carries are sent', async (t) => {
     type: 'urn:audience-gateway:problem:store-unavailable',
     title: 'Store unavailable',
     status: 503,
-    detail: 'The store does not answer; retry shortly.'
+    detail: 'The store does not answer; retry shortly.',
+    request_id: res.headers['x-request-id']
   })
 })
 
@@ -81,7 +86,8 @@ t.test('an undeclared argument is refused by name, not dropped', async (t) => {
     title: 'Invalid arguments',
     status: 400,
     detail: 'The request has an invalid argument: colour. See "errors".',
-    errors: { colour: ['Unknown argument.'] }
+    errors: { colour: ['Unknown argument.'] },
+    request_id: res.headers['x-request-id']
   })
 })
 
@@ -106,7 +112,8 @@ t.test('an unexpected error is a 500 that says nothing internal, logged with its
     type: 'about:blank',
     title: 'Internal Server Error',
     status: 500,
-    detail: 'The server could not complete the request.'
+    detail: 'The server could not complete the request.',
+    request_id: res.headers['x-request-id']
   })
   t.notMatch(res.body, /secret|postgres|stack|at /)
   const failed = logs.filter((line) => line.msg === 'request failed')
@@ -138,7 +145,8 @@ t.test('an unknown path is a 404 problem that does not echo the path back', asyn
     type: 'urn:audience-gateway:problem:not-found',
     title: 'Not found',
     status: 404,
-    detail: 'No route serves this method and path. The routes are listed at /openapi.json.'
+    detail: 'No route serves this method and path. The routes are listed at /openapi.json.',
+    request_id: res.headers['x-request-id']
   })
 })
 
@@ -150,7 +158,8 @@ t.test('a body over the limit is a 413 problem', async (t) => {
     type: 'about:blank',
     title: 'Payload Too Large',
     status: 413,
-    detail: 'Request body is too large'
+    detail: 'Request body is too large',
+    request_id: res.headers['x-request-id']
   })
 })
 
@@ -172,7 +181,8 @@ t.test('a body of an unsupported media type is a 415 problem', async (t) => {
     type: 'about:blank',
     title: 'Unsupported Media Type',
     status: 415,
-    detail: 'Unsupported Media Type'
+    detail: 'Unsupported Media Type',
+    request_id: res.headers['x-request-id']
   })
 })
 

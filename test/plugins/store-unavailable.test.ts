@@ -27,10 +27,10 @@ const requests = routes
     return [{ url, headers: AUTH }, { url, headers: AGENT }]
   })
 
-async function answers (): Promise<Array<{ url: string, status: number, type: unknown, body: string }>> {
+async function answers (): Promise<Array<{ url: string, status: number, type: unknown, body: string, requestId: unknown }>> {
   return await Promise.all([...requests, { url: '/readyz', headers: {} }].map(async ({ url, headers }) => {
     const res = await app.inject({ url, headers })
-    return { url: `${url} ${headers === AGENT ? 'agent' : 'plain'}`, status: res.statusCode, type: res.headers['content-type'], body: res.body }
+    return { url: `${url} ${headers === AGENT ? 'agent' : 'plain'}`, status: res.statusCode, type: res.headers['content-type'], body: res.body, requestId: res.headers['x-request-id'] }
   }))
 }
 
@@ -63,7 +63,8 @@ t.test('while another connection holds the store locked, every data route and re
     type: 'urn:audience-gateway:problem:store-unavailable',
     title: 'Store unavailable',
     status: 503,
-    detail: STORE_UNAVAILABLE_DETAIL
+    detail: STORE_UNAVAILABLE_DETAIL,
+    request_id: books.requestId
   })
   t.equal((await app.inject({ url: '/healthz' })).statusCode, 200, 'alive all along')
 })

@@ -5,6 +5,7 @@ import {
   BrokenCircuitError, BulkheadRejectedError, bulkhead, circuitBreaker, ConsecutiveBreaker, ExponentialBackoff, handleWhen, retry, wrap,
   type IBackoff, type IBackoffFactory, type IRetryBackoffContext
 } from 'cockatiel'
+import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api'
 import { Pool, type Dispatcher } from 'undici'
 import { faultOfError, faultOfStatus, isFailure, isRetryable, problemOfFault, requestedWait, UpstreamFault, type Fault } from './faults.js'
 
@@ -38,6 +39,15 @@ export interface UpstreamOptions {
   readonly maxBytes?: number
   /** Where failures are told: a pino-like logger (an object, then a message). */
   readonly log?: { warn: (details: object, message: string) => void }
+  /** Told of every call once it ends, retries included: how it ended and how long it took (metrics). */
+  readonly observer?: UpstreamObserver
+}
+
+/** How a call ended, as metrics label it: a bounded set. */
+export type UpstreamOutcome = 'ok' | 'timeout' | 'refused' | '5xx' | '4xx' | 'breaker_open' | 'queue_full' | 'invalid' | 'cancelled'
+
+export interface UpstreamObserver {
+  readonly call: (origin: string, outcome: UpstreamOutcome, seconds: number) => void
 }
 
 export interface UpstreamResponse {
@@ -53,6 +63,8 @@ export interface UpstreamGetOptions {
   readonly signal?: AbortSignal
   /** `'absent'`: a 404 means the record does not exist (undefined), not a failure of the upstream. */
   readonly notFound?: 'absent'
+  /** The id of the request this call serves, sent as `X-Request-Id`. */
+  readonly requestId?: string
 }
 
 export interface UpstreamClient {
@@ -111,7 +123,7 @@ export function upstreamClient (options: UpstreamOptions): UpstreamClient {
   }), breaker, cap)
 
   /** One attempt: the request, then its answer read whole, or the fault it is (told to the log). */
-  async function attempt (url: URL, number: number, call: Call, notFound: 'absent' | undefined): Promise<UpstreamResponse | undefined> {
+  async function attempt (url: URL, number: number, call: Call, notFound: 'absent' | undefined, sent: Record<string, string>): Promise<UpstreamResponse | undefined> {
     const path = url.pathname + url.search
     const { signal } = call
     const told = (fault: Fault, details: object): UpstreamFault => {
@@ -119,7 +131,7 @@ export function upstreamClient (options: UpstreamOptions): UpstreamClient {
       return new UpstreamFault(fault, isRetryable(fault, call.endsAt - Date.now()))
     }
     try {
-      const answer = await pool.request({ path, method: 'GET', headers, signal })
+      const answer = await pool.request({ path, method: 'GET', headers: sent, signal })
       const status = answer.statusCode
       if (status >= 200 && status < 300) {
         const text = await answer.body.text()
@@ -144,9 +156,26 @@ export function upstreamClient (options: UpstreamOptions): UpstreamClient {
     }
   }
 
+  /** One call, its retries included: the response, or the problem it ends in and how to count it. */
+  async function called (url: URL, caller: AbortSignal | undefined, notFound: 'absent' | undefined, sent: Record<string, string>): Promise<UpstreamResponse | undefined> {
+    const call = startCall(settings.deadlineMs, caller)
+    try {
+      return await call.bound(policy.execute(({ attempt: tried }) => attempt(url, tried + 1, call, notFound, sent), call.signal))
+    } catch (error) {
+      if (caller?.aborted === true) throw ended('cancelled', caller.reason)
+      if (error instanceof UpstreamFault) throw ended(outcomeOf(error.fault), problemOfFault(origin, error.fault))
+      if (error instanceof BrokenCircuitError) throw ended('breaker_open', problemOfFault(origin, { kind: 'circuit-open', waitMs: openedAt + settings.halfOpenAfterMs - Date.now() }))
+      if (error instanceof BulkheadRejectedError) throw ended('queue_full', problemOfFault(origin, { kind: 'queue-full' }))
+      // Anything else is a defect, thrown as it is, and counted as an invalid call.
+      if (error !== DEADLINE) throw ended('invalid', error)
+      log?.warn({ origin, path: url.pathname + url.search, deadlineMs: settings.deadlineMs }, 'upstream call outlasted its deadline')
+      throw ended('timeout', problemOfFault(origin, { kind: 'timeout' }))
+    }
+  }
+
   return {
     origin,
-    get: async (target, { signal: caller, notFound } = {}) => {
+    get: async (target, { signal: caller, notFound, requestId } = {}) => {
       caller?.throwIfAborted()
       const url = target instanceof URL ? target : URL.parse(target, origin)
       if (url?.origin !== origin) {
@@ -154,21 +183,55 @@ export function upstreamClient (options: UpstreamOptions): UpstreamClient {
         log?.warn({ origin, refused: url === null ? 'not a URL' : url.origin + url.pathname }, 'upstream URL off its origin refused')
         throw problemOfFault(origin, { kind: 'off-origin' })
       }
-      const call = startCall(settings.deadlineMs, caller)
+      const started = performance.now()
+      const span = tracer.startSpan(`GET ${origin}`, { kind: SpanKind.CLIENT, attributes: { 'http.request.method': 'GET', 'server.address': url.hostname, 'url.path': url.pathname } })
+      let outcome: UpstreamOutcome = 'ok'
       try {
-        return await call.bound(policy.execute(({ attempt: tried }) => attempt(url, tried + 1, call, notFound), call.signal))
+        return await called(url, caller, notFound, callHeaders(headers, requestId, span))
       } catch (error) {
-        if (caller?.aborted === true) throw caller.reason
-        if (error instanceof UpstreamFault) throw problemOfFault(origin, error.fault)
-        if (error instanceof BrokenCircuitError) throw problemOfFault(origin, { kind: 'circuit-open', waitMs: openedAt + settings.halfOpenAfterMs - Date.now() })
-        if (error instanceof BulkheadRejectedError) throw problemOfFault(origin, { kind: 'queue-full' })
-        if (error !== DEADLINE) throw error
-        log?.warn({ origin, path: url.pathname + url.search, deadlineMs: settings.deadlineMs }, 'upstream call outlasted its deadline')
-        throw problemOfFault(origin, { kind: 'timeout' })
+        // `called` throws only what it ended with.
+        outcome = (error as Ended).outcome
+        span.setStatus({ code: SpanStatusCode.ERROR, message: outcome })
+        throw (error as Ended).error
+      } finally {
+        span.setAttribute('upstream.outcome', outcome)
+        span.end()
+        settings.observer?.call(origin, outcome, (performance.now() - started) / 1000)
       }
     },
     close: async () => { await pool.close() }
   }
+}
+
+const tracer = trace.getTracer('audience-gateway')
+
+/** What a call ended in, carried to where it is counted, then thrown as `error`. */
+class Ended {
+  constructor (readonly outcome: UpstreamOutcome, readonly error: unknown) {}
+}
+
+function ended (outcome: UpstreamOutcome, error: unknown): Ended {
+  return new Ended(outcome, error)
+}
+
+/** A fault as metrics count it. */
+function outcomeOf (fault: Fault): UpstreamOutcome {
+  if (fault.kind === 'unreachable') return 'refused'
+  if (fault.kind === 'timeout') return 'timeout'
+  if (fault.kind === 'status') return fault.status >= 500 ? '5xx' : '4xx'
+  return 'invalid'
+}
+
+/**
+ * The configured headers, plus this call's request id and, when it is traced, its `traceparent`
+ * (the propagator registered with the tracer provider writes it): copied only when either is sent.
+ */
+function callHeaders (configured: Record<string, string>, requestId: string | undefined, span: ReturnType<typeof tracer.startSpan>): Record<string, string> {
+  if (requestId === undefined && !span.isRecording()) return configured
+  const sent = { ...configured }
+  if (requestId !== undefined) sent['x-request-id'] = requestId
+  propagation.inject(trace.setSpan(context.active(), span), sent)
+  return sent
 }
 
 /** The reason a call is aborted with when it outlasts its deadline. */
@@ -229,6 +292,7 @@ interface Settings {
   readonly queue: number
   readonly maxBytes: number
   readonly log: UpstreamOptions['log']
+  readonly observer: UpstreamOptions['observer']
 }
 
 /** The options with their defaults, each checked. */
@@ -248,7 +312,8 @@ function settingsOf (options: UpstreamOptions): Settings {
     limit: counted('concurrency.limit', concurrency.limit ?? 16, 1),
     queue: counted('concurrency.queue', concurrency.queue ?? 64, 0),
     maxBytes: counted('maxBytes', options.maxBytes ?? 32 * 1024 * 1024, 1),
-    log: options.log
+    log: options.log,
+    observer: options.observer
   }
   if (settings.maxMs < settings.baseMs) throw new RangeError(`Upstream option retries.maxMs (${settings.maxMs}) is below retries.baseMs (${settings.baseMs}).`)
   return settings

@@ -3,7 +3,7 @@
 // upstream's client, how the upstream pages, the record its rows must match, where fields are.
 import { invalidArguments, problem, type ProblemCode } from '../../core/errors.js'
 import type { RecordDeclaration } from '../../declare/index.js'
-import type { Condition, ConditionOp, RecordSource, WindowRead, WindowSource } from '../source.js'
+import type { Condition, ConditionOp, ReadContext, RecordSource, WindowRead, WindowSource } from '../source.js'
 import type { UpstreamClient } from './client.js'
 import { PageShapeError, type UpstreamPage, type UpstreamPaging } from './paging.js'
 import { rowReader, type FieldPaths, type RowLog, type RowReader } from './rows.js'
@@ -60,8 +60,8 @@ export function upstreamList<Args, Row> (options: UpstreamListOptions<Args, Row>
   const located = locate(options)
   const filters = options.filters ?? {}
   const listOf = (args: Args, where: readonly Condition[] = []): URL => withConditions(located(args), where, filters)
-  const fetchPage = async (url: URL, signal?: AbortSignal): Promise<UpstreamPage> => {
-    const response = await client.get(url, signal === undefined ? {} : { signal })
+  const fetchPage = async (url: URL, context: ReadContext | undefined, signal?: AbortSignal): Promise<UpstreamPage> => {
+    const response = await client.get(url, { signal, requestId: context?.requestId })
     // Without `notFound: 'absent'` the client answers every response, or throws.
     const { body, headers } = response as NonNullable<typeof response>
     try {
@@ -76,15 +76,15 @@ export function upstreamList<Args, Row> (options: UpstreamListOptions<Args, Row>
     totals: paging.totals,
     problems: UPSTREAM_PROBLEMS,
     canFilter: (field, op) => filters[field]?.[op] !== undefined,
-    window: async (args, offset, limit, where) => {
+    window: async (args, offset, limit, where, context) => {
       const list = listOf(args, where)
       const start = paging.at?.(list, offset)
       if (start === undefined && offset >= maxRows) {
         throw invalidArguments({ offset: [`This list is read from its start, and only its first ${maxRows} rows are served: send an offset below ${maxRows}.`] })
       }
-      return await windowOf(start ?? { url: paging.first(list), start: 0 }, offset, start === undefined ? Math.min(limit, maxRows - offset) : limit, fetchPage, read) as WindowRead<Row>
+      return await windowOf(start ?? { url: paging.first(list), start: 0 }, offset, start === undefined ? Math.min(limit, maxRows - offset) : limit, async (url) => await fetchPage(url, context), read) as WindowRead<Row>
     },
-    stream: (args, where) => walk({ first: paging.first(listOf(args, where)), maxRows, fetchPage, read, origin: client.origin, after: paging.after }) as AsyncIterable<Row[]>
+    stream: (args, where, context) => walk({ first: paging.first(listOf(args, where)), maxRows, fetchPage: async (url, signal) => await fetchPage(url, context, signal), read, origin: client.origin, after: paging.after }) as AsyncIterable<Row[]>
   }
 }
 
@@ -94,8 +94,8 @@ export function upstreamRecord<Args, Row> (options: UpstreamRecordOptions<Args, 
   const recordOf = locate(options)
   return {
     problems: UPSTREAM_PROBLEMS,
-    one: async (args) => {
-      const response = await options.client.get(recordOf(args), { notFound: 'absent' })
+    one: async (args, context) => {
+      const response = await options.client.get(recordOf(args), { notFound: 'absent', requestId: context?.requestId })
       if (response === undefined) return undefined
       return read(options.item === undefined ? response.body : (response.body as Record<string, unknown> | null)?.[options.item]) as Row
     }

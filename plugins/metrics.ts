@@ -1,0 +1,77 @@
+// Prometheus metrics at `/metrics`, for a key with the `metrics` scope (docs/observability.md): every
+// answer counted by operation (the route's operationId, the MCP tool's name), audience (plain, agent,
+// mcp) and status class, timed and measured; refusals by the problem registry's code. The core's own
+// figures (rows, the count cache, upstream calls, the store's readers) come through the observers
+// `app.metrics` hands the store, the upstream clients and the routes.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { PROBLEM_KINDS, problemType } from '../src/core/errors.js'
+import { gatewayMetrics, type GatewayMetrics } from '../src/observe/metrics.js'
+import { scope } from '../src/permissions.js'
+import { MCP_PATH } from './mcp.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    readonly metrics: GatewayMetrics
+  }
+  interface FastifyRequest {
+    /** What was called, for a route that serves several (MCP: the tool's name). */
+    operation: string | undefined
+    /** The `type` of the problem answered, if one was. */
+    problemType: string | undefined
+    /** The socket's bytes written when the request arrived. */
+    bytesBefore: number
+  }
+}
+
+export const METRICS_PATH = '/metrics'
+
+/** The scope a key needs to read `/metrics`. */
+export const METRICS_SCOPE = 'metrics'
+
+/** Each registry code by its `type` URN: refusals are counted by code. */
+const CODES: ReadonlyMap<string, string> = new Map(Object.keys(PROBLEM_KINDS).map((code) => [problemType(code as keyof typeof PROBLEM_KINDS), code]))
+
+async function metrics (app: FastifyInstance): Promise<void> {
+  const recorded = gatewayMetrics(() => app.store.readers())
+  app.decorate('metrics', recorded)
+  app.decorateRequest('operation', undefined)
+  app.decorateRequest('problemType', undefined)
+  app.decorateRequest('bytesBefore', 0)
+
+  app.addHook('onRequest', function markBytes (request: FastifyRequest, _reply: FastifyReply, done: () => void) {
+    request.bytesBefore = request.raw.socket?.bytesWritten ?? 0
+    done()
+  })
+  app.addHook('onResponse', function countAnswer (request: FastifyRequest, reply: FastifyReply, done: () => void) {
+    const operation = operationOf(request)
+    const audience = audienceOf(request)
+    const written = (request.raw.socket?.bytesWritten ?? 0) - request.bytesBefore
+    recorded.request(operation, audience, reply.statusCode, reply.elapsedTime / 1000, Math.max(written, 0))
+    if (request.problemType !== undefined) recorded.refusal(operation, CODES.get(request.problemType) ?? 'other')
+    done()
+  })
+
+  app.get(METRICS_PATH, {
+    // Scraped while the process sheds load or is rate limited: that is when an operator looks.
+    config: { permissions: [scope(METRICS_SCOPE)], shed: false, rateLimit: false },
+    schema: { hide: true }
+  }, async (_request, reply) => {
+    reply.type(recorded.registry.contentType)
+    return await recorded.registry.metrics()
+  })
+}
+
+export default fp(metrics, { name: 'metrics', dependencies: ['auth', 'store'] })
+
+/** The route's operationId, the MCP tool called, or what kind of request it was: a bounded set. */
+function operationOf (request: FastifyRequest): string {
+  if (request.operation !== undefined) return request.operation
+  const { schema, url } = request.routeOptions
+  return (schema as { operationId?: string } | undefined)?.operationId ?? (url === undefined ? 'unrouted' : url === METRICS_PATH ? 'metrics' : 'other')
+}
+
+function audienceOf (request: FastifyRequest): string {
+  if (request.routeOptions.url === MCP_PATH) return 'mcp'
+  return request.routeOptions.config.variants === undefined ? 'none' : request.audience
+}

@@ -1,0 +1,63 @@
+// The gateway's Prometheus metrics, on a registry of its own (one per app, never prom-client's
+// global one): what the transports record per request, and the observers the core is handed (the
+// store's count cache, the upstream clients, the rows served). Label values are bounded: operation
+// names, audiences, status classes, registry codes and configured upstream origins, never URLs.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import type { UpstreamObserver } from '../sources/upstream/client.js'
+import type { ReaderUse } from '../store/index.js'
+
+/** Seconds: from a cached page (~1 ms) to an upstream's deadline (10 s). */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+export interface GatewayMetrics {
+  readonly registry: Registry
+  /** One answered request: its operation, audience, status, seconds taken and bytes written. */
+  readonly request: (operation: string, audience: string, status: number, seconds: number, bytes: number) => void
+  /** One refusal, by the registry's code (or `other`). */
+  readonly refusal: (operation: string, code: string) => void
+  /** Rows served by one call, and whether its window was clamped. */
+  readonly rows: (operation: string, audience: string, rows: number, clamped: boolean) => void
+  /** One total asked of the count cache. */
+  readonly count: (outcome: 'hit' | 'miss') => void
+  readonly upstream: UpstreamObserver
+}
+
+/** The metrics of one app; `readers` is read when scraped: the store's connections in use and waiting. */
+export function gatewayMetrics (readers: () => ReaderUse): GatewayMetrics {
+  const registry = new Registry()
+  collectDefaultMetrics({ register: registry })
+  const requests = new Counter({ name: 'gateway_requests_total', help: 'Requests answered, by operation, audience and status class.', labelNames: ['operation', 'audience', 'status_class'], registers: [registry] })
+  const duration = new Histogram({ name: 'gateway_request_duration_seconds', help: 'Time from a request\'s arrival to its answer\'s last byte.', labelNames: ['operation', 'audience'], buckets: LATENCY_BUCKETS, registers: [registry] })
+  const bytes = new Counter({ name: 'gateway_response_bytes_total', help: 'Bytes written for answers (headers included), by operation and audience.', labelNames: ['operation', 'audience'], registers: [registry] })
+  const refusals = new Counter({ name: 'gateway_refusals_total', help: 'Problems answered, by operation and the problem registry\'s code.', labelNames: ['operation', 'code'], registers: [registry] })
+  const rows = new Counter({ name: 'gateway_rows_served_total', help: 'Rows (records) served, by operation and audience.', labelNames: ['operation', 'audience'], registers: [registry] })
+  const clamps = new Counter({ name: 'gateway_clamps_total', help: 'Agent windows served clamped to their ceiling, by operation.', labelNames: ['operation'], registers: [registry] })
+  const counts = new Counter({ name: 'gateway_count_cache_total', help: 'Totals asked of the count cache: remembered (hit) or counted (miss).', labelNames: ['outcome'], registers: [registry] })
+  const calls = new Counter({ name: 'gateway_upstream_calls_total', help: 'Calls to upstreams (retries included in one call), by origin and outcome.', labelNames: ['upstream', 'outcome'], registers: [registry] })
+  const callTime = new Histogram({ name: 'gateway_upstream_call_duration_seconds', help: 'Time an upstream call took, retries and waits included.', labelNames: ['upstream', 'outcome'], buckets: LATENCY_BUCKETS, registers: [registry] })
+  const metrics: GatewayMetrics = {
+    registry,
+    request: (operation, audience, status, seconds, written) => {
+      const labels = { operation, audience }
+      requests.inc({ ...labels, status_class: `${Math.floor(status / 100)}xx` })
+      duration.observe(labels, seconds)
+      bytes.inc(labels, written)
+    },
+    refusal: (operation, code) => { refusals.inc({ operation, code }) },
+    rows: (operation, audience, served, clamped) => {
+      rows.inc({ operation, audience }, served)
+      if (clamped) clamps.inc({ operation })
+    },
+    count: (outcome) => { counts.inc({ outcome }) },
+    upstream: {
+      call: (upstream, outcome, seconds) => {
+        calls.inc({ upstream, outcome })
+        callTime.observe({ upstream, outcome }, seconds)
+      }
+    }
+  }
+  // Read when scraped, never per request.
+  registry.registerMetric(new Gauge({ name: 'gateway_store_readers_in_use', help: 'Store connections in use (SQLite: whole-list readers; PostgreSQL: pooled connections).', registers: [], collect () { this.set(readers().inUse) } }))
+  registry.registerMetric(new Gauge({ name: 'gateway_store_readers_waiting', help: 'Queries waiting for a store connection.', registers: [], collect () { this.set(readers().waiting) } }))
+  return metrics
+}
