@@ -4,6 +4,7 @@
 // figures (rows, the count cache, upstream calls, the store's readers) come through the observers
 // `app.metrics` hands the store, the upstream clients and the routes.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Registry } from 'prom-client'
 import fp from 'fastify-plugin'
 import { PROBLEM_KINDS, problemType } from '../src/core/errors.js'
 import { gatewayMetrics, type GatewayMetrics } from '../src/observe/metrics.js'
@@ -32,8 +33,13 @@ export const METRICS_SCOPE = 'metrics'
 /** Each registry code by its `type` URN: refusals are counted by code. */
 const CODES: ReadonlyMap<string, string> = new Map(Object.keys(PROBLEM_KINDS).map((code) => [problemType(code as keyof typeof PROBLEM_KINDS), code]))
 
-async function metrics (app: FastifyInstance): Promise<void> {
-  const recorded = gatewayMetrics(() => app.store.readers())
+export interface MetricsOptions {
+  /** The process's own metrics (`processMetrics()`), when the process serves several apps in turn; default: this app's own. */
+  readonly process?: Registry
+}
+
+async function metrics (app: FastifyInstance, options: MetricsOptions): Promise<void> {
+  const recorded = gatewayMetrics(() => app.store.readers(), options.process)
   app.decorate('metrics', recorded)
   app.decorateRequest('operation', undefined)
   app.decorateRequest('problemType', undefined)
@@ -44,8 +50,10 @@ async function metrics (app: FastifyInstance): Promise<void> {
     done()
   })
   app.addHook('onResponse', function countAnswer (request: FastifyRequest, reply: FastifyReply, done: () => void) {
-    const operation = operationOf(request)
-    const audience = audienceOf(request)
+    // Fastify builds `routeOptions` afresh on every read: read once for both.
+    const route = request.routeOptions
+    const operation = operationOf(request, route)
+    const audience = audienceOf(request, route)
     const written = (request.raw.socket?.bytesWritten ?? 0) - request.bytesBefore
     recorded.request(operation, audience, reply.statusCode, reply.elapsedTime / 1000, Math.max(written, 0))
     if (request.problemType !== undefined) recorded.refusal(operation, CODES.get(request.problemType) ?? 'other')
@@ -65,13 +73,12 @@ async function metrics (app: FastifyInstance): Promise<void> {
 export default fp(metrics, { name: 'metrics', dependencies: ['auth', 'store'] })
 
 /** The route's operationId, the MCP tool called, or what kind of request it was: a bounded set. */
-function operationOf (request: FastifyRequest): string {
+function operationOf (request: FastifyRequest, { schema, url }: FastifyRequest['routeOptions']): string {
   if (request.operation !== undefined) return request.operation
-  const { schema, url } = request.routeOptions
   return (schema as { operationId?: string } | undefined)?.operationId ?? (url === undefined ? 'unrouted' : url === METRICS_PATH ? 'metrics' : 'other')
 }
 
-function audienceOf (request: FastifyRequest): string {
-  if (request.routeOptions.url === MCP_PATH) return 'mcp'
-  return request.routeOptions.config.variants === undefined ? 'none' : request.audience
+function audienceOf (request: FastifyRequest, { url, config }: FastifyRequest['routeOptions']): string {
+  if (url === MCP_PATH) return 'mcp'
+  return config.variants === undefined ? 'none' : request.audience
 }

@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Kysely } from 'kysely'
+import type { Registry } from 'prom-client'
 import audience from '../plugins/audience.js'
 import auth from '../plugins/auth.js'
 import cors from '../plugins/cors.js'
@@ -44,6 +45,8 @@ export type GatewayOptions = Pick<Config, 'databaseUrl' | 'timeZone' | 'apiKeys'
     maxReaders?: number
     /** How long a streamed list may wait on a client that does not read before it is cut; default 10 s. */
     stallMs?: number
+    /** The process's own metrics, scraped with the app's: one registry for every app a process serves in turn (default: the app's own). */
+    processMetrics?: Registry
     /** A span per request: true once a tracer provider is registered (src/observe/tracing.ts); default off, no hook. */
     tracing?: boolean
   }
@@ -75,7 +78,7 @@ async function gateway (fastify: FastifyInstance, options: GatewayOptions): Prom
     skipOnError: true
   })
   // Every answer counted from here (the routes come after); `/metrics` needs auth's scope check.
-  await fastify.register(metrics)
+  await fastify.register(metrics, { process: options.processMetrics })
   await fastify.register(etag)
   // Before any route: the document is cut from the routes as they register.
   await fastify.register(swagger, { tags: options.tags })

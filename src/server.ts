@@ -22,6 +22,7 @@ import { apiSecurityHeaders } from '../plugins/security-headers.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
 import { problem } from './core/errors.js'
 import { problemOf } from './core/problem.js'
+import { processMetrics } from './observe/metrics.js'
 import { startTracing } from './observe/tracing.js'
 import pkg from '../package.json' with { type: 'json' }
 
@@ -175,7 +176,8 @@ async function main (): Promise<void> {
   const options = generationOptions(config.logLevel, log)
   // Before the first app: its spans need the provider registered (OTEL_* variables; docs/observability.md).
   const traces = startTracing(process.env, pkg.version)
-  const settings = { ...config, stallMs: config.streamStallSeconds * 1000, tracing: traces !== undefined }
+  // One set of the process's own metrics, whichever app serves: a reload starts none again.
+  const settings = { ...config, stallMs: config.streamStallSeconds * 1000, tracing: traces !== undefined, processMetrics: processMetrics() }
   // Unencapsulated: the shutdown drains through the gateway's decorators.
   const build = async (declared: LoadedFile | undefined): Promise<AppGeneration> => await buildGeneration(options, async (generation) => {
     if (declared === undefined) await generation.register(fp(app), settings)

@@ -22,21 +22,38 @@ export interface GatewayMetrics {
   readonly upstream: UpstreamObserver
 }
 
-/** The metrics of one app; `readers` is read when scraped: the store's connections in use and waiting. */
-export function gatewayMetrics (readers: () => ReaderUse): GatewayMetrics {
+/**
+ * The process's own metrics (CPU, memory, the event loop, garbage collection): one registry per
+ * process, shared by the apps it serves in turn, since what collects them (an event-loop monitor, a
+ * GC observer) is never stopped once started.
+ */
+export function processMetrics (): Registry {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
-  const requests = new Counter({ name: 'gateway_requests_total', help: 'Requests answered, by operation, audience and status class.', labelNames: ['operation', 'audience', 'status_class'], registers: [registry] })
-  const duration = new Histogram({ name: 'gateway_request_duration_seconds', help: 'Time from a request\'s arrival to its answer\'s last byte.', labelNames: ['operation', 'audience'], buckets: LATENCY_BUCKETS, registers: [registry] })
-  const bytes = new Counter({ name: 'gateway_response_bytes_total', help: 'Bytes written for answers (headers included), by operation and audience.', labelNames: ['operation', 'audience'], registers: [registry] })
-  const refusals = new Counter({ name: 'gateway_refusals_total', help: 'Problems answered, by operation and the problem registry\'s code.', labelNames: ['operation', 'code'], registers: [registry] })
-  const rows = new Counter({ name: 'gateway_rows_served_total', help: 'Rows (records) served, by operation and audience.', labelNames: ['operation', 'audience'], registers: [registry] })
-  const clamps = new Counter({ name: 'gateway_clamps_total', help: 'Agent windows served clamped to their ceiling, by operation.', labelNames: ['operation'], registers: [registry] })
-  const counts = new Counter({ name: 'gateway_count_cache_total', help: 'Totals asked of the count cache: remembered (hit) or counted (miss).', labelNames: ['outcome'], registers: [registry] })
-  const calls = new Counter({ name: 'gateway_upstream_calls_total', help: 'Calls to upstreams (retries included in one call), by origin and outcome.', labelNames: ['upstream', 'outcome'], registers: [registry] })
-  const callTime = new Histogram({ name: 'gateway_upstream_call_duration_seconds', help: 'Time an upstream call took, retries and waits included.', labelNames: ['upstream', 'outcome'], buckets: LATENCY_BUCKETS, registers: [registry] })
+  return registry
+}
+
+/**
+ * The metrics of one app, scraped with the process's; `readers` is read when scraped: the store's
+ * connections in use and waiting.
+ */
+export function gatewayMetrics (readers: () => ReaderUse, process: Registry = processMetrics()): GatewayMetrics {
+  const own = new Registry()
+  const requests = new Counter({ name: 'gateway_requests_total', help: 'Requests answered, by operation, audience and status class.', labelNames: ['operation', 'audience', 'status_class'], registers: [own] })
+  const duration = new Histogram({ name: 'gateway_request_duration_seconds', help: 'Time from a request\'s arrival to its answer\'s last byte.', labelNames: ['operation', 'audience'], buckets: LATENCY_BUCKETS, registers: [own] })
+  const bytes = new Counter({ name: 'gateway_response_bytes_total', help: 'Bytes written for answers (headers included), by operation and audience.', labelNames: ['operation', 'audience'], registers: [own] })
+  const refusals = new Counter({ name: 'gateway_refusals_total', help: 'Problems answered, by operation and the problem registry\'s code.', labelNames: ['operation', 'code'], registers: [own] })
+  const rows = new Counter({ name: 'gateway_rows_served_total', help: 'Rows (records) served, by operation and audience.', labelNames: ['operation', 'audience'], registers: [own] })
+  const clamps = new Counter({ name: 'gateway_clamps_total', help: 'Agent windows served clamped to their ceiling, by operation.', labelNames: ['operation'], registers: [own] })
+  const counts = new Counter({ name: 'gateway_count_cache_total', help: 'Totals asked of the count cache: remembered (hit) or counted (miss).', labelNames: ['outcome'], registers: [own] })
+  const calls = new Counter({ name: 'gateway_upstream_calls_total', help: 'Calls to upstreams (retries included in one call), by origin and outcome.', labelNames: ['upstream', 'outcome'], registers: [own] })
+  const callTime = new Histogram({ name: 'gateway_upstream_call_duration_seconds', help: 'Time an upstream call took, retries and waits included.', labelNames: ['upstream', 'outcome'], buckets: LATENCY_BUCKETS, registers: [own] })
+  // Read when scraped, never per request.
+  own.registerMetric(new Gauge({ name: 'gateway_store_readers_in_use', help: 'Store connections in use (SQLite: whole-list readers; PostgreSQL: pooled connections).', registers: [], collect () { this.set(readers().inUse) } }))
+  own.registerMetric(new Gauge({ name: 'gateway_store_readers_waiting', help: 'Queries waiting for a store connection.', registers: [], collect () { this.set(readers().waiting) } }))
   const metrics: GatewayMetrics = {
-    registry,
+    // What is scraped: the process's metrics and this app's (the same metric objects, listed once).
+    registry: Registry.merge([process, own]),
     request: (operation, audience, status, seconds, written) => {
       const labels = { operation, audience }
       requests.inc({ ...labels, status_class: `${Math.floor(status / 100)}xx` })
@@ -56,8 +73,5 @@ export function gatewayMetrics (readers: () => ReaderUse): GatewayMetrics {
       }
     }
   }
-  // Read when scraped, never per request.
-  registry.registerMetric(new Gauge({ name: 'gateway_store_readers_in_use', help: 'Store connections in use (SQLite: whole-list readers; PostgreSQL: pooled connections).', registers: [], collect () { this.set(readers().inUse) } }))
-  registry.registerMetric(new Gauge({ name: 'gateway_store_readers_waiting', help: 'Queries waiting for a store connection.', registers: [], collect () { this.set(readers().waiting) } }))
   return metrics
 }

@@ -5,6 +5,7 @@ import t from 'tap'
 import { startDemoUpstream } from '../../src/demo/upstream.js'
 import { buildApp, KEY } from '../helpers/app.js'
 import { parseExposition, type Scrape } from '../helpers/prometheus.js'
+import { processMetrics } from '../../src/observe/metrics.js'
 
 const METRICS_KEY = 'metrics-key-0123456789abcdef'
 const READER_KEY = 'reader-key-0123456789abcdef'
@@ -122,4 +123,18 @@ t.test('upstream calls are counted by origin and outcome, and timed', async (t) 
   t.equal(moved('gateway_upstream_calls_total', { upstream: origin, outcome: 'refused' }), 1)
   t.equal(moved('gateway_upstream_call_duration_seconds_count', { upstream: origin, outcome: 'ok' }), 2)
   t.equal(moved('gateway_refusals_total', { operation: 'getProduct', code: 'AG_UPSTREAM_UNREACHABLE' }), 1)
+})
+
+t.test('apps served in turn by one process share its own metrics, and each counts only its requests', async (t) => {
+  const shared = processMetrics()
+  const { app: first } = await buildApp(t, { apiKeys, processMetrics: shared })
+  const { app: second } = await buildApp(t, { apiKeys, processMetrics: shared })
+  t.equal((await first.inject({ url: '/books', headers: AUTH })).statusCode, 200)
+  const scrape = async (app: typeof first): Promise<Scrape> => parseExposition((await app.inject({ url: '/metrics', headers: SCRAPER })).body)
+  const [one, two] = [await scrape(first), await scrape(second)]
+  for (const scraped of [one, two]) {
+    t.equal(scraped.samples.filter((sample) => sample.name === 'process_cpu_user_seconds_total').length, 1, 'the process\'s metrics, listed once')
+  }
+  t.equal(one.value('gateway_requests_total', { operation: 'listBooks', audience: 'plain', status_class: '2xx' }), 1, 'the first app counts its request')
+  t.equal(two.value('gateway_requests_total', { operation: 'listBooks', audience: 'plain', status_class: '2xx' }), 0, 'the second has served none')
 })
