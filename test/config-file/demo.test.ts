@@ -25,7 +25,9 @@ const CALLS = [
   '/books?unknown=1', '/books?page=0'
 ]
 
-const AUDIENCES = { plain: AUTH, agent: { ...AUTH, 'x-audience': 'agent' }, anonymous: {} } as const
+// One request id for both apps: a problem body carries it, and the two answers are compared byte for byte.
+const SAME_ID = { 'x-request-id': 'compared' } as const
+const AUDIENCES = { plain: { ...AUTH, ...SAME_ID }, agent: { ...AUTH, ...SAME_ID, 'x-audience': 'agent' }, anonymous: SAME_ID } as const
 
 for (const url of CALLS) {
   for (const [audience, headers] of Object.entries(AUDIENCES)) {
