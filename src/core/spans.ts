@@ -7,16 +7,14 @@ const tracer = trace.getTracer('audience-gateway')
 
 /** `work` inside a span named `name`, ended when it settles; a failure marks the span as one. */
 export async function inSpan<T> (name: string, work: () => Promise<T>): Promise<T> {
-  return await tracer.startActiveSpan(name, async (span) => {
-    try {
-      return await work()
-    } catch (error) {
-      failed(span, error)
-      throw error
-    } finally {
-      span.end()
-    }
-  })
+  return await tracer.startActiveSpan(name, async (span) => await work().then((result) => {
+    span.end()
+    return result
+  }, (error: unknown) => {
+    failed(span, error)
+    span.end()
+    throw error
+  }))
 }
 
 /** `work`, synchronous, inside a span named `name`. */

@@ -185,19 +185,20 @@ export function upstreamClient (options: UpstreamOptions): UpstreamClient {
       }
       const started = performance.now()
       const span = tracer.startSpan(`GET ${origin}`, { kind: SpanKind.CLIENT, attributes: { 'http.request.method': 'GET', 'server.address': url.hostname, 'url.path': url.pathname } })
-      let outcome: UpstreamOutcome = 'ok'
-      try {
-        return await called(url, caller, notFound, callHeaders(headers, requestId, span))
-      } catch (error) {
-        // `called` throws only what it ended with.
-        outcome = (error as Ended).outcome
-        span.setStatus({ code: SpanStatusCode.ERROR, message: outcome })
-        throw (error as Ended).error
-      } finally {
+      const finished = (outcome: UpstreamOutcome): void => {
         span.setAttribute('upstream.outcome', outcome)
         span.end()
         settings.observer?.call(origin, outcome, (performance.now() - started) / 1000)
       }
+      return await called(url, caller, notFound, callHeaders(headers, requestId, span)).then((body) => {
+        finished('ok')
+        return body
+      }, (error: Ended) => {
+        // `called` throws only what it ended with.
+        span.setStatus({ code: SpanStatusCode.ERROR, message: error.outcome })
+        finished(error.outcome)
+        throw error.error
+      })
     },
     close: async () => { await pool.close() }
   }
