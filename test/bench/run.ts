@@ -1,4 +1,4 @@
-// `npm run bench`: the scenarios (the four of issue 6, MCP against HTTP, upstream sources, and the limit), each server in its own process over loopback,
+// `npm run bench`: the scenarios (the four of issue 6, MCP against HTTP, upstream sources, the limit, and tracing off and on), each server in its own process over loopback,
 // a table on stdout, a JSON summary (bench-results/summary.json) and its ratios as an SVG chart beside it
 // (bench-results/ratios.svg). Not part of `npm test`.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -16,6 +16,7 @@ import { tables, verdicts, type Row, type Verdict } from './report.js'
 import { readSettings } from './settings.js'
 import { benchTables } from './stores.js'
 import { stream } from './stream.js'
+import { tracingScenario } from './tracing.js'
 import { upstreamScenario } from './upstream.js'
 
 const SMALL_ROWS = 1_000
@@ -40,7 +41,7 @@ async function main (): Promise<void> {
       return await stored.create(count)
     }
     const wants = (id: string) => settings.only.has(id)
-    const medium = wants('end-to-end') || wants('mcp') || wants('limit') ? await database(MEDIUM_ROWS) : undefined
+    const medium = wants('end-to-end') || wants('mcp') || wants('limit') || wants('tracing') ? await database(MEDIUM_ROWS) : undefined
     const small = wants('growth') ? await database(SMALL_ROWS) : undefined
     const large = wants('growth') || wants('stream') ? await database(settings.largeRows) : undefined
     const add = (id: string, result: { rows: Row[], verdicts: Verdict[], summary: Record<string, unknown> }) => {
@@ -49,6 +50,7 @@ async function main (): Promise<void> {
       summary[id] = result.summary
     }
     if (medium !== undefined && wants('end-to-end')) add('endToEnd', await endToEnd(medium, KEY, settings, log))
+    if (medium !== undefined && wants('tracing')) add('tracing', await tracingScenario(medium, KEY, settings, log))
     if (medium !== undefined && wants('mcp')) add('mcp', await mcpScenario(medium, KEY, settings, log))
     // The speed route reads the SQLite file itself: on PostgreSQL there is no such reference.
     if (medium !== undefined && wants('limit') && stored.store === 'sqlite') add('limit', await limitScenario(medium, KEY, dir, settings, log))

@@ -1,10 +1,12 @@
 // The gateway as it ships (src/app.ts, every plugin and route), plus one bench-only mount of the
 // same book list whose source counts on every request, to show what the count cache is worth.
+// Tracing is on when the OTEL_* variables of its process ask for it, as in src/server.ts.
 import Fastify, { type FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import app from '../../../src/app.js'
 import { signedIn } from '../../../src/permissions.js'
 import { kyselySource } from '../../../src/sources/index.js'
+import { startTracing } from '../../../src/observe/tracing.js'
 import { Book } from '../../../routes/books/book.js'
 import { BENCH_LOGGER, type ServerOptions } from './options.js'
 import { catalogue, MAX_PAGE_SIZE } from './queries.js'
@@ -15,6 +17,8 @@ const UNREACHED_EVENT_LOOP_DELAY_MS = 600_000
 
 export async function gatewayServer ({ databasePath, key, timeZone }: ServerOptions): Promise<FastifyInstance> {
   const server = Fastify({ logger: BENCH_LOGGER })
+  // As src/server.ts does: a tracer provider only when OTEL_* asks for one (the tracing scenario's).
+  const traces = startTracing(process.env, 'bench')
   // Unencapsulated, as the tests register it, so the bench mount reaches `mount` and `store`. Every
   // plugin runs as shipped; the rate limit and the load shedder only get ceilings the bench never
   // reaches (their checks still run): a COUNT of a million rows or a deep OFFSET blocks the event
@@ -24,7 +28,8 @@ export async function gatewayServer ({ databasePath, key, timeZone }: ServerOpti
     timeZone,
     apiKeys: [key],
     rateLimitMax: UNREACHED_RATE_LIMIT,
-    loadShedding: { maxEventLoopDelay: UNREACHED_EVENT_LOOP_DELAY_MS }
+    loadShedding: { maxEventLoopDelay: UNREACHED_EVENT_LOOP_DELAY_MS },
+    tracing: traces !== undefined
   })
   server.mount({
     kind: 'list',
