@@ -456,8 +456,8 @@ export type ListPagingDeclaration =
   | { readonly style: 'page', readonly ceiling?: number, readonly defaultLimit?: number }
   | { readonly style: 'offset', readonly unit: string, readonly ceiling?: number, readonly defaultLimit?: number }
 
-export interface TextMountDeclaration {
-  readonly kind: 'text'
+/** What a mount of one record's content (its text, its bytes) declares besides the content itself. */
+interface ContentMountDeclaration {
   readonly name: string
   readonly url: string
   readonly summary: string
@@ -465,23 +465,19 @@ export interface TextMountDeclaration {
   readonly tags?: readonly string[]
   readonly source: string
   readonly permissions: readonly PermissionDeclaration[]
-  readonly text: string
   readonly params?: Readonly<Record<string, ParamDeclaration>>
+}
+
+export interface TextMountDeclaration extends ContentMountDeclaration {
+  readonly kind: 'text'
+  readonly text: string
   readonly paging?: { readonly style: 'lines', readonly ceiling?: number }
 }
 
-export interface BytesMountDeclaration {
+export interface BytesMountDeclaration extends ContentMountDeclaration {
   readonly kind: 'bytes'
-  readonly name: string
-  readonly url: string
-  readonly summary: string
-  readonly description?: string
-  readonly tags?: readonly string[]
-  readonly source: string
-  readonly permissions: readonly PermissionDeclaration[]
   readonly bytes: string
   readonly mediaType: string
-  readonly params?: Readonly<Record<string, ParamDeclaration>>
   readonly paging?: { readonly style: 'bytes', readonly ceiling?: number, readonly defaultBytes?: number }
 }
 

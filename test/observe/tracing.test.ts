@@ -2,15 +2,11 @@
 // receiver in this process (127.0.0.1), and one request's spans form one tree: the caller's
 // traceparent, the request, the slice and projection, the upstream call, and the upstream itself
 // is told the trace (traceparent) and the request's id (X-Request-Id).
-import { once } from 'node:events'
-import { createServer, type IncomingMessage } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import t from 'tap'
+import { startOtlpReceiver, type OtlpSpan } from '../helpers/otlp.js'
 import { startDemoUpstream } from '../../src/demo/upstream.js'
 import { serviceName, startTracing, tracingRequested } from '../../src/observe/tracing.js'
 import { buildApp } from '../helpers/app.js'
-
-interface OtlpSpan { traceId: string, spanId: string, parentSpanId?: string, name: string, kind: number }
 
 t.test('which OTEL_* settings turn tracing on', async (t) => {
   t.notOk(tracingRequested({}), 'nothing set: off')
@@ -26,21 +22,9 @@ t.test('which OTEL_* settings turn tracing on', async (t) => {
 })
 
 t.test('a request\'s spans reach an OTLP receiver as one tree, and the upstream is told the trace and the request id', async (t) => {
-  const received: OtlpSpan[] = []
-  let arrived: () => void = () => {}
-  const receiver = createServer((request: IncomingMessage, response) => {
-    let text = ''
-    request.setEncoding('utf8').on('data', (chunk: string) => { text += chunk }).on('end', () => {
-      const body = JSON.parse(text) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: OtlpSpan[] }> }> }
-      for (const resource of body.resourceSpans) for (const scope of resource.scopeSpans) received.push(...scope.spans)
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}')
-      arrived()
-    })
-  })
-  receiver.listen(0, '127.0.0.1')
-  await once(receiver, 'listening')
-  t.teardown(() => { receiver.close() })
-  process.env.OTEL_EXPORTER_OTLP_ENDPOINT = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`
+  const receiver = await startOtlpReceiver()
+  t.teardown(receiver.close)
+  process.env.OTEL_EXPORTER_OTLP_ENDPOINT = receiver.endpoint
   process.env.OTEL_EXPORTER_OTLP_PROTOCOL = 'http/json'
   const tracing = startTracing(process.env, '0.0.0')!
   t.teardown(tracing.shutdown)
@@ -66,10 +50,10 @@ t.test('a request\'s spans reach an OTLP receiver as one tree, and the upstream 
   await upstream.close()
   t.equal((await app.inject({ url: '/products/SKU-00002', headers: { traceparent: `00-${traceId}-${callerSpan}-01` } })).statusCode, 502)
 
-  const exported = new Promise<void>((resolve) => { arrived = resolve })
+  const exported = receiver.nextExport()
   await tracing.flush()
   await exported
-  const spans = received.filter((span) => span.traceId === traceId)
+  const spans = receiver.spans.filter((span) => span.traceId === traceId)
   const named = (name: string | RegExp): OtlpSpan => {
     const found = spans.find((span) => typeof name === 'string' ? span.name === name : name.test(span.name))
     if (found === undefined) throw new Error(`no span ${String(name)} among ${spans.map((span) => span.name).join(', ')}`)
