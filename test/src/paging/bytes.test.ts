@@ -39,6 +39,7 @@ t.test('a text window ending inside a character is cut back to the character\'s 
   const text = bytes('aé€😀b')
   const cases: Array<[number, number, string, number]> = [
     // offset, max_bytes, the text served, returned
+    [0, 2, 'a', 1],
     [0, 4, 'aé', 3],
     [0, 5, 'aé', 3],
     [0, 6, 'aé€', 6],
@@ -51,6 +52,7 @@ t.test('a text window ending inside a character is cut back to the character\'s 
     const window = windowOf(text, offset, max, true)
     t.match(window, { content: served, encoding: 'utf-8', offset, returned, next_offset: offset + returned }, `offset ${offset}, max_bytes ${max}`)
   }
+  t.match(windowOf(bytes('abc'), 0, 2, true), { content: 'ab', returned: 2, has_more: true }, 'a window ending on a one-byte character is whole')
   let walked = ''
   for (let offset = 0; offset < text.length;) {
     const window = windowOf(text, offset, 4, true) as { content: string, next_offset: number }
