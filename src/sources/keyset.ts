@@ -4,8 +4,10 @@
 // and arguments included), the key at every `every`-th position is read once, in one pass that
 // returns only those keys (the anchors), and a page starts at the anchor at or before its offset,
 // skipping fewer than `every` rows. Offsets, page numbers and envelopes stay as they are.
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely'
-import { countKey, versionedMemo } from '../store/count-cache.js'
+import { sql, type CompiledQuery, type Kysely, type SelectQueryBuilder } from 'kysely'
+import { versionedMemo } from '../store/count-cache.js'
+import type { QueryShape } from './shapes.js'
+import { template, type Template } from './template.js'
 
 type AnyQuery<Row> = SelectQueryBuilder<any, any, Row>
 
@@ -24,8 +26,13 @@ export const DEFAULT_ANCHOR_EVERY = 1000
 /** Queries whose anchors are kept at once; the oldest goes first. */
 const KEPT_ANCHORS = 64
 
-/** Reads `limit` rows of `query` from `offset`, in its order. */
-export type Slicer = <Row>(query: AnyQuery<Row>, offset: number, limit: number) => Promise<Row[]>
+/** Reads `limit` rows of a query from `offset`, in its order. */
+export type Slicer = <Row>(shape: QueryShape<Row>, offset: number, limit: number) => Promise<Row[]>
+
+/** The rows a compiled query selects. */
+export async function rowsOf<Row> (db: Kysely<any>, query: CompiledQuery<Row>): Promise<Row[]> {
+  return (await db.executeQuery(query)).rows
+}
 
 /** A slicer that seeks from anchors kept per `version` of the data (the store's, read on every deep page). */
 export function keysetSlicer (db: Kysely<any>, options: KeysetOptions, version: () => Promise<string>): Slicer {
@@ -33,14 +40,23 @@ export function keysetSlicer (db: Kysely<any>, options: KeysetOptions, version: 
   if (!Number.isSafeInteger(every) || every < 1) throw new RangeError(`keyset.every must be a positive integer; got ${every}.`)
   const column = sql.ref(options.column)
   const anchors = versionedMemo<unknown[]>({ version, maxEntries: KEPT_ANCHORS })
-  return async (query, offset, limit) => {
+  // Each shape's seek compiled once, and forgotten with the shape: (key, limit, offset).
+  const seeks = new WeakMap<QueryShape<any>, Template<any>>()
+  const seekOf = <Row>(shape: QueryShape<Row>): Template<Row> => {
+    let seek = seeks.get(shape)
+    if (seek === undefined) {
+      seek = template(3, (from, limit, offset) => shape.query.where(column, '>=', from).limit(limit).offset(offset))
+      seeks.set(shape, seek)
+    }
+    return seek
+  }
+  return async (shape, offset, limit) => {
     const index = Math.floor(offset / every)
-    if (index === 0) return await query.limit(limit).offset(offset).execute()
-    const { sql: text, parameters } = query.compile()
-    const keys = await anchors.get(countKey(text, parameters), async () => await anchorKeys(db, query, column, every))
+    if (index === 0) return await rowsOf(db, shape.page(limit, offset))
+    const keys = await anchors.get(shape.key, async () => await anchorKeys(db, shape.query, column, every))
     // Past the last anchor there are no rows to seek to; OFFSET says so as well as anything.
-    if (index >= keys.length) return await query.limit(limit).offset(offset).execute()
-    return await query.where(column, '>=', keys[index]).limit(limit).offset(offset - index * every).execute()
+    if (index >= keys.length) return await rowsOf(db, shape.page(limit, offset))
+    return await rowsOf(db, seekOf(shape)(keys[index], limit, offset - index * every))
   }
 }
 

@@ -2,11 +2,12 @@
 // read for the whole list. The query must order by a stable key, so pages never overlap or skip.
 // A mount's filters become WHERE clauses of the query, so the count, each page and the stream are
 // of the filtered rows, and a remembered total is keyed by the filtered query's SQL and values.
-import { createHash } from 'node:crypto'
-import { sql, type SelectQueryBuilder } from 'kysely'
+import { hash } from 'node:crypto'
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely'
 import { countKey, uncachedCounts, type CountCache } from '../store/count-cache.js'
 import type { Store } from '../store/store.js'
-import { keysetSlicer, type KeysetOptions, type Slicer } from './keyset.js'
+import { keysetSlicer, rowsOf, type KeysetOptions, type Slicer } from './keyset.js'
+import { perArguments, queryShape } from './shapes.js'
 import type { Condition, ListSource, RecordSource } from './source.js'
 
 type AnyQuery<Row> = SelectQueryBuilder<any, any, Row>
@@ -43,31 +44,32 @@ export function kyselySource<Args, Row, Out = Row> (
   const { versionTag } = store
   const slice = slicerOf(store, options.keyset)
   const columns = options.columns ?? {}
-  const filtered = (args: Args, where: readonly Condition[] = []): AnyQuery<Row> => where.reduce((selected, condition) => applied(selected, condition, columns), query(args))
+  // Each distinct arguments' query, its COUNT and its page compiled once (shapes.ts).
+  const shapes = perArguments((args: Args, where: readonly Condition[]) => {
+    const shape = queryShape(where.reduce((selected, condition) => applied(selected, condition, columns), query(args)))
+    // COUNT over the query itself, so filters, joins and DISTINCT count as they select.
+    const counted = db.selectFrom(shape.query.clearOrderBy().as('counted')).select(sql<string | number>`count(*)`.as('count')).compile()
+    return { ...shape, counted, countedKey: countKey(counted.sql, counted.parameters) }
+  })
   return {
     canFilter: () => true,
     count: async (args, where) => {
-      // COUNT over the query itself, so filters, joins and DISTINCT count as they select.
-      const counted = db.selectFrom(filtered(args, where).clearOrderBy().as('counted')).select(sql<string | number>`count(*)`.as('count')).compile()
-      return await cache.count(countKey(counted.sql, counted.parameters), async () => Number((await db.executeQuery(counted)).rows[0].count))
+      const { counted, countedKey } = shapes(args, where)
+      return await cache.count(countedKey, async () => Number((await db.executeQuery(counted)).rows[0].count))
     },
-    slice: async (args, offset, limit, where) => (await slice(filtered(args, where), offset, limit)).map(decode),
-    stream: (args, where) => decoded(store.stream(filtered(args, where), chunkSize), options.decode),
+    slice: async (args, offset, limit, where) => (await slice(shapes(args, where), offset, limit)).map(decode),
+    stream: (args, where) => decoded(store.stream(shapes(args, where).query, chunkSize), options.decode),
     // The state of the data, and the statement that reads it: the same two always stream the same rows.
     ...(versionTag === undefined
       ? {}
-      : {
-          version: async (args: Args, where?: readonly Condition[]) => {
-            const { sql, parameters } = filtered(args, where).compile()
-            return createHash('sha256').update(`${await versionTag()}\n${sql}\n${JSON.stringify(parameters)}`).digest('base64url')
-          }
-        })
+      : { version: async (args: Args, where?: readonly Condition[]) => hash('sha256', `${await versionTag()}\n${shapes(args, where).key}`, 'base64url') })
   }
 }
 
 /** Pages by OFFSET, or by seek from anchors kept per version of the store's data. */
 function slicerOf (store: Pick<Store<any>, 'db'> & Partial<Pick<Store<any>, 'dataVersion'>>, keyset: KeysetOptions | undefined): Slicer {
-  if (keyset === undefined) return async (query, offset, limit) => await query.limit(limit).offset(offset).execute()
+  const db: Kysely<any> = store.db
+  if (keyset === undefined) return async (shape, offset, limit) => await rowsOf(db, shape.page(limit, offset))
   if (store.dataVersion === undefined) throw new TypeError('keyset needs a store with a version of its data: its anchors are kept per version.')
   return keysetSlicer(store.db, keyset, store.dataVersion)
 }

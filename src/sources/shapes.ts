@@ -1,0 +1,46 @@
+// A list source's query for one set of arguments and conditions, built and compiled once. Every
+// request for a page would otherwise build the query, apply its filters and compile it again, only
+// to send the store the SQL it sent last time; most requests of a mount share a handful of
+// arguments (often none at all), so their shapes are kept, a bounded number of them.
+import type { SelectQueryBuilder } from 'kysely'
+import { countKey } from '../store/count-cache.js'
+import type { Condition } from './source.js'
+import { template, type Template } from './template.js'
+
+type AnyQuery<Row> = SelectQueryBuilder<any, any, Row>
+
+/** More distinct arguments than this, and the kept shapes are dropped to start again: a bound, not a policy. */
+export const KEPT_SHAPES = 256
+
+/** One query, ready to run. */
+export interface QueryShape<Row> {
+  readonly query: AnyQuery<Row>
+  /** Its SQL and parameters: what names it where totals and anchors are kept. */
+  readonly key: string
+  /** At most `limit` of its rows from `offset`: (limit, offset). */
+  readonly page: Template<Row>
+}
+
+export function queryShape<Row> (query: AnyQuery<Row>): QueryShape<Row> {
+  const { sql, parameters } = query.compile()
+  return { query, key: countKey(sql, parameters), page: template(2, (limit, offset) => query.limit(limit).offset(offset)) }
+}
+
+/**
+ * `make`, called once for each distinct arguments and conditions (compared by value) while kept.
+ * `make` must build the same query for the same arguments: a query that also depends on anything
+ * else (the clock, a setting read at each call) is built once and kept as it was.
+ */
+export function perArguments<Args, Shape> (make: (args: Args, where: readonly Condition[]) => Shape, kept: number = KEPT_SHAPES): (args: Args, where?: readonly Condition[]) => Shape {
+  const shapes = new Map<string, Shape>()
+  return (args, where = []) => {
+    const name = countKey('', [args, where])
+    let shape = shapes.get(name)
+    if (shape === undefined) {
+      if (shapes.size >= kept) shapes.clear()
+      shape = make(args, where)
+      shapes.set(name, shape)
+    }
+    return shape
+  }
+}
