@@ -1,8 +1,11 @@
 // Streams read on connections of their own. SQLite's kysely dialect has one connection, held by a
 // stream from its first row to its last: a plain client reading a long list slowly (or not at all)
-// would stall every other request of the process for as long. Each stream here opens a read-only
-// connection to the same file (`open`, from sqlite.ts), reads one consistent snapshot on it (WAL lets readers and the
-// writer go on side by side) and closes it when the stream ends, is closed early, or fails.
+// would stall every other request of the process for as long. Each stream here reads on a read-only
+// connection to the same file (`open`, from sqlite.ts), one consistent snapshot (WAL lets readers and the
+// writer go on side by side). A connection whose stream has ended is kept for the next one, with
+// its prepared statements: opening one costs more than streaming a thousand rows. Between streams it
+// holds no snapshot, so the next stream reads the data as it is then. A reader whose stream failed
+// is closed rather than kept, and so is one opened on a file the path no longer names (`generation`).
 // Readers are few (each holds a file's snapshot): a stream waits for one at most `waitMs`, then fails
 // as unavailable, a 503 with Retry-After, rather than queueing behind clients that do not read.
 // (Those are cut by the transport, which alone sees a socket that does not drain.)
@@ -10,6 +13,7 @@ import type SQLite from 'better-sqlite3'
 import type { CompiledQuery } from 'kysely'
 import { StoreUnavailableError } from './errors.js'
 import { DEFAULT_ACQUIRE_TIMEOUT_MS, type StoreOptions } from './options.js'
+import { statementCache } from './statements.js'
 import type { ReaderUse } from './store.js'
 
 /** Streams reading at once; more wait for one to end (a wait holds nothing). */
@@ -21,6 +25,8 @@ export interface SqliteReadersOptions extends Pick<StoreOptions, 'onQuery'> {
   waitMs?: number
   /** Told each time a stream has to wait for a reader, all `maxReaders` being in use (tests observe the wait). */
   onWait?: () => void
+  /** Which file the path names now (sqlite-file.ts counts the reopenings): a reader kept from an earlier one is closed, not used. */
+  generation?: () => number
 }
 
 /** Where whole-list reads run: each on a connection of its own. */
@@ -29,30 +35,70 @@ export interface StreamReader {
   stream: <Row>(query: CompiledQuery<Row>, chunkSize: number) => AsyncIterable<Row[]>
   /** Readers in use and streams waiting for one, now. */
   use: () => ReaderUse
+  /** Closes the readers kept between streams; one still streaming is closed when its stream ends. */
+  close: () => void
+}
+
+/** A reader kept between streams, and the file it was opened on. */
+interface Kept {
+  readonly connection: SQLite.Database
+  readonly generation: number
 }
 
 export function sqliteReaders (open: () => SQLite.Database, options: SqliteReadersOptions = {}): StreamReader {
   const size = options.maxReaders ?? DEFAULT_MAX_READERS
   const waitMs = options.waitMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS
+  const generation = options.generation ?? (() => 0)
   const slots = semaphore(size, options.onWait)
+  const statements = statementCache()
+  // At most one per slot: a reader is kept only by the stream that held the slot.
+  const kept: Kept[] = []
+  let closed = false
+
+  /** A kept reader of the file the path names now, or a new one. */
+  function reader (): Kept {
+    const now = generation()
+    for (let next = kept.pop(); next !== undefined; next = kept.pop()) {
+      if (next.generation === now) return next
+      next.connection.close()
+    }
+    return { connection: open(), generation: now }
+  }
+
   return {
     use: slots.use,
+    close: () => {
+      closed = true
+      for (const { connection } of kept.splice(0)) connection.close()
+    },
     stream: async function * stream<Row> (query: CompiledQuery<Row>, chunkSize: number): AsyncGenerator<Row[]> {
       if (!await slots.acquire(waitMs)) throw new StoreUnavailableError(`All ${size} SQLite readers stayed busy for ${waitMs} ms.`)
-      let reader: SQLite.Database | undefined
+      let used: Kept | undefined
       let rows: IterableIterator<unknown> | undefined
+      let broken = false
       try {
-        reader = open()
+        used = reader()
         options.onQuery?.(query.sql)
-        rows = reader.prepare(query.sql).iterate(query.parameters as unknown[])
+        rows = statements.prepare(used.connection, query.sql).iterate(query.parameters as unknown[])
         for (let batch = taken(rows, chunkSize); batch.length > 0; batch = taken(rows, chunkSize)) yield batch as Row[]
+      } catch (error) {
+        // A stream closed early by its consumer ends in `finally` alone: only a failure gets here.
+        broken = true
+        throw error
       } finally {
-        // Ends the statement's iteration however this generator ends (a no-op once it ran out), before the close.
+        // Ends the statement's iteration however this generator ends (a no-op once it ran out), before
+        // the reader is kept or closed.
         rows?.return?.()
-        reader?.close()
+        if (used !== undefined) keep(used, broken)
         slots.release()
       }
     }
+  }
+
+  /** Keeps a reader for the next stream, unless the store is closing or its connection may be broken. */
+  function keep (used: Kept, broken: boolean): void {
+    if (closed || broken) used.connection.close()
+    else kept.push(used)
   }
 }
 

@@ -44,14 +44,17 @@ export function openSqlite<DB> (path: string, options: SqliteOptions = {}): Sqli
     ...options,
     configure: (connection) => { connection.pragma('journal_mode = WAL') }
   })
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: file }), log })
   const waitMs = options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS
   // A reader waits for a lock (another process writing in rollback mode) no longer than for a slot.
   const readers = sqliteReaders(() => connect(path, { readonly: true, fileMustExist: true }, waitMs), {
     onQuery: options.onQuery,
     maxReaders: options.maxReaders,
-    waitMs
+    waitMs,
+    generation: file.generation
   })
+  // The readers close first, so that the file's own connection, closing last, checkpoints its WAL.
+  const database = { prepare: file.prepare, close: () => { readers.close(); file.close() } }
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }), log })
   return {
     db,
     // A stream reads the file the path names: the same check as every other query, first.

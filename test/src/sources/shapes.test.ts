@@ -34,7 +34,7 @@ t.test('past the bound, the kept shapes are dropped and built again as asked', a
 })
 
 t.test('a kysely source builds each arguments\' query once, however often it counts, pages and streams them', async (t) => {
-  const store = await openStore(':memory:')
+  const store = await openStore<{ entries: { id: number, account: number } }>(':memory:')
   t.teardown(() => store.close())
   const { db } = store
   await db.schema.createTable('entries').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('account', 'integer').execute()

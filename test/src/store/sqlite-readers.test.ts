@@ -63,6 +63,7 @@ t.test('beyond the limit a stream waits for a reader; closing one, even early, f
   let told: () => void = () => {}
   const waiting = new Promise<void>((resolve) => { told = resolve })
   const readers = sqliteReaders(openReader, { maxReaders: 1, onWait: () => { waited++; told() } })
+  t.teardown(readers.close)
   const compiled = db.selectFrom('entries').select('id').orderBy('id').compile()
   const first = readers.stream(compiled, 1)[Symbol.asyncIterator]()
   t.strictSame((await first.next()).value, [{ id: 1 }])
@@ -83,6 +84,7 @@ t.test('beyond the limit a stream waits for a reader; closing one, even early, f
 
 t.test('a stream that fails gives its reader back, and says why', async (t) => {
   const readers = sqliteReaders(openReader, { maxReaders: 1 })
+  t.teardown(readers.close)
   const broken = db.selectFrom('entries').select('id').where('memo', '=', 'x').compile()
   const rows = readers.stream({ ...broken, sql: 'select id from no_such_table' }, 1)[Symbol.asyncIterator]()
   await t.rejects(rows.next(), /no such table/)
@@ -95,6 +97,7 @@ t.test('a reader count must be a positive integer', async (t) => {
 
 t.test('a stream waits for a reader at most waitMs, then fails as unavailable, and leaves the queue', async (t) => {
   const readers = sqliteReaders(openReader, { maxReaders: 1, waitMs: 50 })
+  t.teardown(readers.close)
   const compiled = db.selectFrom('entries').select('id').orderBy('id').compile()
   const holder = readers.stream(compiled, 1)[Symbol.asyncIterator]()
   t.strictSame((await holder.next()).value, [{ id: 1 }])
@@ -105,4 +108,46 @@ t.test('a stream waits for a reader at most waitMs, then fails as unavailable, a
   const next = readers.stream(compiled, 1)[Symbol.asyncIterator]()
   t.strictSame((await within(next.next())).value, [{ id: 1 }], 'the freed reader goes to the next stream, not to the one that gave up')
   await next.return?.(undefined)
+})
+
+t.test('a reader is kept for the next stream; one whose stream failed, one of a file the path no longer names, and one ending after close are closed', async (t) => {
+  const opened: SQLite.Database[] = []
+  let generation = 0
+  const readers = sqliteReaders(() => {
+    opened.push(openReader())
+    return opened[opened.length - 1]
+  }, { maxReaders: 2, generation: () => generation })
+  const compiled = db.selectFrom('entries').select('id').where('id', '<=', 3).orderBy('id').compile()
+  const all = async (): Promise<number> => {
+    let count = 0
+    for await (const batch of readers.stream(compiled, 2)) count += batch.length
+    return count
+  }
+  t.equal(await all(), 3)
+  t.equal(await all(), 3)
+  t.equal(opened.length, 1, 'the second stream read on the first one\'s reader')
+  const early = readers.stream(compiled, 1)[Symbol.asyncIterator]()
+  await early.next()
+  await early.return?.(undefined)
+  t.equal(opened.length, 1, 'a stream closed early by its consumer keeps its reader too')
+
+  await t.rejects(readers.stream({ ...compiled, sql: 'select id from no_such_table' }, 1)[Symbol.asyncIterator]().next(), /no such table/)
+  t.equal(opened[0].open, false, 'a failed stream\'s reader is closed')
+  t.equal(await all(), 3)
+  t.equal(opened.length, 2, 'and the next stream opens another')
+
+  generation++
+  t.equal(await all(), 3)
+  t.equal(opened[1].open, false, 'a reader of an earlier file is closed, not used')
+  t.equal(opened.length, 3)
+
+  const streaming = readers.stream(compiled, 1)[Symbol.asyncIterator]()
+  await streaming.next()
+  t.equal(await all(), 3, 'beside it, a stream on a reader of its own')
+  t.equal(opened.length, 4)
+  readers.close()
+  t.equal(opened[3].open, false, 'close closes the kept readers')
+  t.equal(opened[2].open, true, 'but not one still streaming')
+  await streaming.return?.(undefined)
+  t.equal(opened[2].open, false, 'which is closed when its stream ends')
 })
