@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { compileMount, type Resource } from '../src/core/resource.js'
+import { servedCache } from '../src/core/served-cache.js'
 import type { Mount, MountSettings } from '../src/core/mount.js'
 import { routeOf } from '../src/http/route.js'
 import { DEFAULT_STALL_MS } from '../src/http/stalled.js'
@@ -24,15 +25,22 @@ export interface MountOptions {
   handleDescription?: string
   /** How long a streamed list may wait on a client that does not read before it is cut (default DEFAULT_STALL_MS). */
   stallMs?: number
+  /** The bytes of lists' answers kept while their data is unchanged (src/core/served-cache.ts); 0 keeps none. Default DEFAULT_RESPONSE_CACHE_BYTES. */
+  responseCacheBytes?: number
 }
+
+/** 32 MiB of answers' JSON: a few thousand agent pages, or a few lists of several thousand rows. */
+export const DEFAULT_RESPONSE_CACHE_BYTES = 32 * 1024 * 1024
 
 /** Rows served where no metrics are kept: not counted. */
 function uncounted (): void {}
 
 async function mount (app: FastifyInstance, options: MountOptions): Promise<void> {
-  const settings: MountSettings = { timeZone: options.timeZone, handleDescription: options.handleDescription ?? HANDLE_DESCRIPTION }
-  // The rows served are counted when the gateway keeps metrics (plugins/metrics.ts).
+  // The rows served (and the answers kept) are counted when the gateway keeps metrics (plugins/metrics.ts).
   const recorded = app.hasDecorator('metrics') ? app.metrics.rows : undefined
+  const cacheBytes = options.responseCacheBytes ?? DEFAULT_RESPONSE_CACHE_BYTES
+  const responses = cacheBytes === 0 ? undefined : servedCache({ maxBytes: cacheBytes, onLookup: app.hasDecorator('metrics') ? app.metrics.kept : undefined })
+  const settings: MountSettings = { timeZone: options.timeZone, handleDescription: options.handleDescription ?? HANDLE_DESCRIPTION, responses }
   const route = { stallMs: options.stallMs ?? DEFAULT_STALL_MS, onRows: recorded ?? uncounted }
   const resources: Resource[] = []
   app.decorate('resources', { getter: () => resources })

@@ -31,6 +31,8 @@ export interface Config {
   readonly shutdownGraceSeconds: number
   /** Seconds a streamed list may wait on a client that does not read before it is cut. */
   readonly streamStallSeconds: number
+  /** Mebibytes of lists' answers kept while their data is unchanged; 0 keeps none. */
+  readonly responseCacheMegabytes: number
   /** The demo upstream's origin (`UPSTREAM_URL`): when set, the products are served from it. */
   readonly upstreamUrl?: string
   /** The gateway's own key to the upstream (`UPSTREAM_TOKEN`), sent as a bearer token; never the caller's. */
@@ -44,6 +46,10 @@ export const SHUTDOWN_DEFAULTS = { drainSeconds: 5, graceSeconds: 10 } as const
 
 /** A client that has not read for this long has stopped: its list is cut and its reader freed. */
 export const STREAM_STALL_DEFAULT_SECONDS = 10
+
+/** Mebibytes of answers kept when RESPONSE_CACHE_MB is unset, and the most it may say (64 GiB). */
+export const RESPONSE_CACHE_DEFAULT_MB = 32
+export const RESPONSE_CACHE_MAX_MB = 65_536
 
 /** Per key (or address) and window, when RATE_LIMIT_MAX and RATE_LIMIT_WINDOW are unset. */
 export const RATE_LIMIT_DEFAULTS = { max: 1000, windowSeconds: 60 } as const
@@ -68,6 +74,7 @@ export function loadConfig (env: Readonly<Record<string, string | undefined>>): 
     shutdownDrainSeconds: readWhole('SHUTDOWN_DRAIN_SECONDS', env.SHUTDOWN_DRAIN_SECONDS ?? String(SHUTDOWN_DEFAULTS.drainSeconds), 0, 'a whole number of seconds (0: close at once)'),
     shutdownGraceSeconds: readWhole('SHUTDOWN_GRACE_SECONDS', env.SHUTDOWN_GRACE_SECONDS ?? String(SHUTDOWN_DEFAULTS.graceSeconds), 1, 'a whole number of seconds from 1'),
     streamStallSeconds: readWhole('STREAM_STALL_SECONDS', env.STREAM_STALL_SECONDS ?? String(STREAM_STALL_DEFAULT_SECONDS), 1, 'a whole number of seconds from 1'),
+    responseCacheMegabytes: readWhole('RESPONSE_CACHE_MB', env.RESPONSE_CACHE_MB ?? String(RESPONSE_CACHE_DEFAULT_MB), 0, `a whole number of mebibytes up to ${RESPONSE_CACHE_MAX_MB} (0 keeps no answers)`, RESPONSE_CACHE_MAX_MB),
     ...readUpstream(env.UPSTREAM_URL, env.UPSTREAM_TOKEN),
     ...(env.GATEWAY_CONFIG === undefined || env.GATEWAY_CONFIG.trim() === '' ? {} : { declarationFile: env.GATEWAY_CONFIG })
   }
@@ -153,9 +160,9 @@ function isOrigin (text: string): boolean {
   return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === text
 }
 
-function readWhole (name: string, value: string, least: number, what: string): number {
+function readWhole (name: string, value: string, least: number, what: string, most = Number.MAX_SAFE_INTEGER): number {
   const number = Number(value)
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(number) || number < least) throw new ConfigError(`${name} must be ${what}; got ${JSON.stringify(value)}.`)
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(number) || number < least || number > most) throw new ConfigError(`${name} must be ${what}; got ${JSON.stringify(value)}.`)
   return number
 }
 

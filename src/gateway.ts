@@ -49,6 +49,8 @@ export type GatewayOptions = Pick<Config, 'databaseUrl' | 'timeZone' | 'apiKeys'
     processMetrics?: Registry
     /** A span per request: true once a tracer provider is registered (src/observe/tracing.ts); default off, no hook. */
     tracing?: boolean
+    /** The bytes of lists' answers kept while their data is unchanged; 0 keeps none (default 32 MiB). */
+    responseCacheBytes?: number
   }
 
 async function gateway (fastify: FastifyInstance, options: GatewayOptions): Promise<void> {
@@ -82,7 +84,7 @@ async function gateway (fastify: FastifyInstance, options: GatewayOptions): Prom
   await fastify.register(etag)
   // Before any route: the document is cut from the routes as they register.
   await fastify.register(swagger, { tags: options.tags })
-  await fastify.register(mount, { timeZone: options.timeZone, handleDescription: options.handleDescription, stallMs: options.stallMs })
+  await fastify.register(mount, { timeZone: options.timeZone, handleDescription: options.handleDescription, stallMs: options.stallMs, responseCacheBytes: options.responseCacheBytes })
   // Every mounted resource as an MCP tool, from the same compiled resources the routes serve.
   await fastify.register(mcp, { origins: options.corsOrigins ?? [], host: options.host, info: { name: 'audience-gateway', version: pkg.version } })
   await fastify.register(health)

@@ -34,6 +34,9 @@ export function loggerOptions (level: Config['logLevel']): LoggerOptions {
 /** How long a client has to send its whole request, headers included. */
 const REQUEST_TIMEOUT_MS = 10_000
 
+/** RESPONSE_CACHE_MB is in mebibytes. */
+const MEBIBYTE = 1024 * 1024
+
 /** How often the request deadline is checked: it holds within this. */
 export const DEADLINE_CHECK_MS = 1000
 
@@ -177,7 +180,7 @@ async function main (): Promise<void> {
   // Before the first app: its spans need the provider registered (OTEL_* variables; docs/observability.md).
   const traces = startTracing(process.env, pkg.version)
   // One set of the process's own metrics, whichever app serves: a reload starts none again.
-  const settings = { ...config, stallMs: config.streamStallSeconds * 1000, tracing: traces !== undefined, processMetrics: processMetrics() }
+  const settings = { ...config, stallMs: config.streamStallSeconds * 1000, responseCacheBytes: config.responseCacheMegabytes * MEBIBYTE, tracing: traces !== undefined, processMetrics: processMetrics() }
   // Unencapsulated: the shutdown drains through the gateway's decorators.
   const build = async (declared: LoadedFile | undefined): Promise<AppGeneration> => await buildGeneration(options, async (generation) => {
     if (declared === undefined) await generation.register(fp(app), settings)

@@ -7,16 +7,24 @@ import { setImmediate as turn } from 'node:timers/promises'
 /** Text written per chunk: fewer, larger writes without holding the list. */
 const CHUNK_BYTES = 64 * 1024
 
+/** Who keeps the whole text of a list no longer than `maxLength` (UTF-16 units), once it is written to its end. */
+export interface Whole {
+  readonly maxLength: number
+  readonly keep: (text: string) => void
+}
+
 /**
  * Reads the first batch before anything is sent, so a store that fails fails the request with a
- * proper error status; later failures can only cut the stream short.
+ * proper error status; later failures can only cut the stream short. A `whole` is handed the list's
+ * text once every row is written, if it is short enough: a longer list stops being recorded, and
+ * one that fails or is cut short is never handed over.
  */
-export async function jsonArrayStream<Row> (batches: AsyncIterable<readonly Row[]>, serialize: (row: Row) => string): Promise<Readable> {
+export async function jsonArrayStream<Row> (batches: AsyncIterable<readonly Row[]>, serialize: (row: Row) => string, whole?: Whole): Promise<Readable> {
   const source = owned(batches)
   let first = await source.next()
   // An empty batch says nothing yet: the first rows (or the end) decide.
   while (first.done !== true && first.value.length === 0) first = await source.next()
-  const generator = chunks(first, source, serialize)
+  const generator = whole === undefined ? chunks(first, source, serialize) : recorded(chunks(first, source, serialize), whole)
   const iterator: AsyncIterator<string> = {
     next: async () => await generator.next(),
     // The source is closed here too: a response closed before its first read (a client gone while
@@ -61,6 +69,19 @@ async function * chunks<Row> (first: IteratorResult<readonly Row[]>, rest: Async
     await rest.return(undefined)
   }
   yield chunk + ']'
+}
+
+/** The chunks as they are, their text recorded while it stays within `whole.maxLength`, handed over at the end. */
+async function * recorded (chunked: AsyncGenerator<string>, whole: Whole): AsyncGenerator<string> {
+  let parts: string[] | undefined = []
+  let length = 0
+  for await (const chunk of chunked) {
+    length += chunk.length
+    if (length > whole.maxLength) parts = undefined
+    parts?.push(chunk)
+    yield chunk
+  }
+  if (parts !== undefined) whole.keep(parts.join(''))
 }
 
 /** A non-empty batch as the array's items, comma-separated. */

@@ -81,7 +81,7 @@ export function compileMount (mount: Mount, settings: MountSettings): Resource {
   const query = closedQuery(mount.arguments, { ...filters.parameters, ...style.parameters })
   const serializeRow = compileSerializer({ schema: mount.declaration.schema })
   const fingerprint = createHash('sha256').update(JSON.stringify(mount.declaration.schema)).digest('base64url').slice(0, 16)
-  const plan = { source: mount.source, present, projection, style, serializeRow, filters, fingerprint, check: argumentChecker({ query, paging: style }) }
+  const plan = { source: mount.source, present, projection, style, serializeRow, filters, fingerprint, kept: settings.responses?.scope(), check: argumentChecker({ query, paging: style }) }
   return {
     ...common,
     query,

@@ -7,8 +7,10 @@ import { projectPayload, type Projection } from '../projection/index.js'
 import { isWindowSource, type ReadContext, type ListSource, type RecordSource, type TextSource, type WindowSource } from '../sources/index.js'
 import type { CheckedArguments, RawArguments } from './arguments.js'
 import type { CompiledFilters } from './filters.js'
+import { countKey } from '../store/count-cache.js'
 import { problem } from './errors.js'
-import { jsonArrayStream } from './json-array.js'
+import { jsonArrayStream, type Whole } from './json-array.js'
+import type { KeptAnswers } from './served-cache.js'
 import { pathOf, type ServedBytes } from './serve-bytes.js'
 import { inSpan, inSpanSync, startSpan } from './spans.js'
 
@@ -21,13 +23,13 @@ export interface Call extends RawArguments, ReadContext {
 }
 
 /**
- * What to send: a JSON value, a bare JSON array streamed a batch of rows at a time (with its
- * validator, when the source has one), that the caller's copy is current, a whole text, or content
+ * What to send: a JSON value, a bare JSON array streamed a batch of rows at a time or kept whole
+ * (with its validator, when the source has one), that the caller's copy is current, a whole text, or content
  * to send as bytes.
  */
 export type Served =
   | { readonly kind: 'json', readonly body: unknown }
-  | { readonly kind: 'json-array', readonly body: Readable, readonly tag?: string }
+  | { readonly kind: 'json-array', readonly body: Readable | Buffer, readonly tag?: string }
   | { readonly kind: 'unchanged', readonly body: null, readonly tag: string }
   | { readonly kind: 'text', readonly body: string }
   | ServedBytes
@@ -53,6 +55,8 @@ export interface ListPlan extends RecordPlan {
   readonly filters: CompiledFilters
   /** Names the plain schema: with the source's version, what a plain list's validator is made of. */
   readonly fingerprint: string
+  /** Where answers are kept while the source's version names the same rows (served-cache.ts); absent, none are. */
+  readonly kept?: KeptAnswers
 }
 
 export interface RecordPlanWithSource extends RecordPlan {
@@ -74,13 +78,20 @@ export async function serveList (plan: ListPlan, call: Call): Promise<Served> {
   const checked = plan.check(call)
   const { paging } = checked
   const { args, where, sent } = plan.filters.split(checked.args)
-  const { source, present, projection } = plan
+  const { source, present, projection, kept } = plan
+  // The name of the rows the call selects, read before they are: it may then name an older state
+  // than the rows, never a newer one (a later request reads them again).
+  const version = isWindowSource(source) ? undefined : source.version
   if (call.audience === 'plain') {
-    // The validator before the stream: it may then name an older state than the rows, never a newer one.
-    const version = isWindowSource(source) ? undefined : source.version
     const tag = version === undefined ? undefined : `${plan.fingerprint}-${await version(args, where)}`
     if (tag !== undefined && call.holds?.(tag) === true) return { kind: 'unchanged', body: null, tag }
-    return { kind: 'json-array', body: await streamed(source.stream(args, where, call), (row) => plan.serializeRow(present(row)), call.onRows), tag }
+    const list = tag === undefined ? undefined : kept?.get(tag)
+    if (list?.kind === 'list') {
+      call.onRows?.(list.rows, false)
+      return { kind: 'json-array', body: list.bytes, tag }
+    }
+    const whole = tag === undefined || kept === undefined ? undefined : { maxBytes: kept.maxEntryBytes, keep: (bytes: Buffer, rows: number) => { kept.set(tag, { kind: 'list', bytes, rows }, bytes.length) } }
+    return { kind: 'json-array', body: await streamed(source.stream(args, where, call), (row) => plan.serializeRow(present(row)), call.onRows, whole), tag }
   }
   const project = (rows: readonly unknown[]): unknown[] => inSpanSync('projection', () => projectPayload(rows.map(present), projection) as unknown[])
   if (isWindowSource(source)) {
@@ -90,6 +101,10 @@ export async function serveList (plan: ListPlan, call: Call): Promise<Served> {
     const read = await inSpan('slice', async () => await source.window(args, window.offset, window.limit, where, call))
     return counted(call, read.rows.length, style.envelope(project(read.rows), { ...window, keep: sent }, read))
   }
+  // A page is its rows' name and the call's arguments (paging, and the filters its hints repeat).
+  const key = version === undefined || kept === undefined ? undefined : countKey(await version(args, where), [checked.args, paging])
+  const answer = key === undefined ? undefined : kept?.get(key)
+  if (answer?.kind === 'page') return counted(call, answer.rows, answer.body)
   let rows = 0
   const body = await paged(plan.style, paging, {
     count: async () => await inSpan('count', async () => await source.count(args, where)),
@@ -98,6 +113,8 @@ export async function serveList (plan: ListPlan, call: Call): Promise<Served> {
     rows = page.length
     return project(page)
   }, sent)
+  // Served to every later call of the same name: frozen, so no transport can change it for the next.
+  if (key !== undefined) kept?.set(key, { kind: 'page', body: Object.freeze(body), rows }, JSON.stringify(body).length)
   return counted(call, rows, body)
 }
 
@@ -150,11 +167,12 @@ export async function paged<Item> (style: PagingStyle, paging: Readonly<Record<s
 
 /**
  * The plain list as a bare JSON array, with a `stream` span that ends with the body; the rows
- * written are counted for `onRows` only when it is given.
+ * written are counted for `onRows`, and the whole list handed to `whole` when it fits.
  */
-async function streamed (rows: AsyncIterable<readonly unknown[]>, serialize: (row: unknown) => string, onRows: Call['onRows']): Promise<Readable> {
+async function streamed (rows: AsyncIterable<readonly unknown[]>, serialize: (row: unknown) => string, onRows: Call['onRows'], whole?: { maxBytes: number, keep: (bytes: Buffer, rows: number) => void }): Promise<Readable> {
   let count = 0
-  const body = await jsonArrayStream(rows, onRows === undefined ? serialize : (row) => { count++; return serialize(row) })
+  const kept: Whole | undefined = whole === undefined ? undefined : { maxLength: whole.maxBytes, keep: (text) => { whole.keep(Buffer.from(text), count) } }
+  const body = await jsonArrayStream(rows, onRows === undefined && kept === undefined ? serialize : (row) => { count++; return serialize(row) }, kept)
   // From the first row read to the body's end: a list that fails before its first row has no span.
   const span = startSpan('stream')
   body.once('close', () => {

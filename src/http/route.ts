@@ -81,7 +81,8 @@ export function routeOf (resource: Resource, settings: RouteSettings): RouteOpti
       if ((served.kind === 'json-array' || served.kind === 'unchanged') && served.tag !== undefined) reply.header('etag', plainTag(served.tag))
       // The ETag plugin answers it 304, If-None-Match naming its tag; nothing was read.
       if (served.kind === 'unchanged') return ''
-      if (served.kind === 'json-array') {
+      // A list kept whole (src/core/served-cache.ts) is sent as its bytes; one read from the source, streamed.
+      if (served.kind === 'json-array' && !Buffer.isBuffer(served.body)) {
         cutWhenStalled(reply.raw, settings.stallMs, () => {
           request.log.warn({ stallMs: settings.stallMs }, 'cut a streamed list whose client stopped reading')
         })

@@ -5,6 +5,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { UpstreamObserver } from '../sources/upstream/client.js'
 import type { ReaderUse } from '../store/index.js'
+import type { KeptOutcome } from '../core/served-cache.js'
 
 /** Seconds: from a cached page (~1 ms) to an upstream's deadline (10 s). */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
@@ -19,6 +20,8 @@ export interface GatewayMetrics {
   readonly rows: (operation: string, audience: string, rows: number, clamped: boolean) => void
   /** One total asked of the count cache. */
   readonly count: (outcome: 'hit' | 'miss') => void
+  /** One answer looked up among those kept (src/core/served-cache.ts). */
+  readonly kept: (outcome: KeptOutcome) => void
   readonly upstream: UpstreamObserver
 }
 
@@ -46,6 +49,7 @@ export function gatewayMetrics (readers: () => ReaderUse, process: Registry = pr
   const rows = new Counter({ name: 'gateway_rows_served_total', help: 'Rows (records) served, by operation and audience.', labelNames: ['operation', 'audience'], registers: [own] })
   const clamps = new Counter({ name: 'gateway_clamps_total', help: 'Agent windows served clamped to their ceiling, by operation.', labelNames: ['operation'], registers: [own] })
   const counts = new Counter({ name: 'gateway_count_cache_total', help: 'Totals asked of the count cache: remembered (hit) or counted (miss).', labelNames: ['outcome'], registers: [own] })
+  const answers = new Counter({ name: 'gateway_response_cache_total', help: 'Lists\' answers looked up among those kept: served as kept (hit) or read again (miss).', labelNames: ['outcome'], registers: [own] })
   const calls = new Counter({ name: 'gateway_upstream_calls_total', help: 'Calls to upstreams (retries included in one call), by origin and outcome.', labelNames: ['upstream', 'outcome'], registers: [own] })
   const callTime = new Histogram({ name: 'gateway_upstream_call_duration_seconds', help: 'Time an upstream call took, retries and waits included.', labelNames: ['upstream', 'outcome'], buckets: LATENCY_BUCKETS, registers: [own] })
   // Read when scraped, never per request.
@@ -66,6 +70,7 @@ export function gatewayMetrics (readers: () => ReaderUse, process: Registry = pr
       if (clamped) clamps.inc({ operation })
     },
     count: (outcome) => { counts.inc({ outcome }) },
+    kept: (outcome) => { answers.inc({ outcome }) },
     upstream: {
       call: (upstream, outcome, seconds) => {
         calls.inc({ upstream, outcome })

@@ -14,7 +14,8 @@ t.test('defaults', async (t) => {
     rateLimitWindow: 60,
     shutdownDrainSeconds: 5,
     shutdownGraceSeconds: 10,
-    streamStallSeconds: 10
+    streamStallSeconds: 10,
+    responseCacheMegabytes: 32
   })
 })
 
@@ -33,6 +34,7 @@ t.test('every variable read', async (t) => {
     SHUTDOWN_DRAIN_SECONDS: '0',
     SHUTDOWN_GRACE_SECONDS: '30',
     STREAM_STALL_SECONDS: '60',
+    RESPONSE_CACHE_MB: '0',
     UPSTREAM_URL: 'http://127.0.0.1:4010',
     UPSTREAM_TOKEN: 'upstream-secret',
     GATEWAY_CONFIG: 'gateway.json'
@@ -50,6 +52,7 @@ t.test('every variable read', async (t) => {
     shutdownDrainSeconds: 0,
     shutdownGraceSeconds: 30,
     streamStallSeconds: 60,
+    responseCacheMegabytes: 0,
     upstreamUrl: 'http://127.0.0.1:4010',
     upstreamToken: 'upstream-secret',
     declarationFile: 'gateway.json'
@@ -135,6 +138,9 @@ t.test('a bad value is refused with one line naming the variable', async (t) => 
     [{ SHUTDOWN_DRAIN_SECONDS: '-1' }, /^SHUTDOWN_DRAIN_SECONDS must be a whole number of seconds \(0: close at once\); got "-1"\.$/],
     [{ SHUTDOWN_GRACE_SECONDS: '0' }, /^SHUTDOWN_GRACE_SECONDS must be a whole number of seconds from 1; got "0"\.$/],
     [{ STREAM_STALL_SECONDS: 'ten' }, /^STREAM_STALL_SECONDS must be a whole number of seconds from 1; got "ten"\.$/],
+    [{ RESPONSE_CACHE_MB: '-1' }, /^RESPONSE_CACHE_MB must be a whole number of mebibytes up to 65536 \(0 keeps no answers\); got "-1"\.$/],
+    [{ RESPONSE_CACHE_MB: '65537' }, /^RESPONSE_CACHE_MB .*got "65537"\.$/],
+    [{ RESPONSE_CACHE_MB: '0.5' }, /^RESPONSE_CACHE_MB /],
     [{ DATABASE_URL: 'postgres://db.example/app?schema=Tenant' }, /^DATABASE_URL is not a usable PostgreSQL URL: schema must be a lower-case name .*got "Tenant"\.$/],
     [{ DATABASE_URL: 'postgresql://[db' }, /^DATABASE_URL is not a usable PostgreSQL URL: it is not a URL/],
     [{ REDIS_URL: '127.0.0.1:6379' }, /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL such as "redis:\/\/127\.0\.0\.1:6379"\.$/],

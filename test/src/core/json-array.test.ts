@@ -90,3 +90,30 @@ t.test('a long list yields the event loop between chunks', async (t) => {
   t.equal(JSON.parse(body).length, 50_000)
   t.ok(turns > 1, `the event loop turned while the list was written (${turns} times)`)
 })
+
+t.test('a whole list no longer than its bound is handed over once written to its end, the same text as sent', async (t) => {
+  const kept: string[] = []
+  const whole = { maxLength: 1_000_000, keep: (text: string) => { kept.push(text) } }
+  const items = Array.from({ length: 20_000 }, (_, id) => ({ id, memo: 'x'.repeat(10) }))
+  const { body, chunks } = await text(await jsonArrayStream(rows(items, -1, 1000), JSON.stringify, whole))
+  t.ok(chunks > 1, 'sent in several chunks')
+  t.strictSame(kept, [body])
+  kept.length = 0
+  t.equal((await text(await jsonArrayStream(rows([]), JSON.stringify, whole))).body, '[]')
+  t.strictSame(kept, ['[]'], 'an empty list too')
+})
+
+t.test('a list past its bound, one that fails, and one cut short are never handed over', async (t) => {
+  const kept: string[] = []
+  const keep = (text: string): void => { kept.push(text) }
+  const items = Array.from({ length: 20_000 }, (_, id) => ({ id, memo: 'x'.repeat(10) }))
+  const long = await text(await jsonArrayStream(rows(items, -1, 1000), JSON.stringify, { maxLength: 100_000, keep }))
+  t.ok(long.body.length > 100_000)
+  await t.rejects(text(await jsonArrayStream(rows(items, 15_000, 1000), JSON.stringify, { maxLength: 1_000_000, keep })), /store gone/)
+  const stream = await jsonArrayStream(rows(items, -1, 1000), JSON.stringify, { maxLength: 1_000_000, keep })
+  // One chunk read, then the stream is closed: a client gone part-way.
+  const reading = stream[Symbol.asyncIterator]()
+  t.equal((await reading.next()).done, false)
+  await reading.return?.()
+  t.strictSame(kept, [])
+})
