@@ -11,6 +11,7 @@ import type { ServerKind } from './server.js'
 import { UNCACHED_URL } from './servers/gateway.js'
 import { AGENT_URL } from './servers/hand-fastify.js'
 import type { BenchSettings } from './settings.js'
+import { FLOW_ONLY } from './servers/options.js'
 
 /** Pages spread over the table, cycled by every connection, so no single offset is favoured. */
 const PAGES = [1, 50, 100, 150, 200]
@@ -61,7 +62,7 @@ export async function endToEnd (databasePath: string, key: string, settings: Ben
     log(`end to end, ${compares}: ${subjects.map((subject) => subject.label).join('; ')}`)
     Object.assign(runs, await measureInRounds(subjects.map((subject) => ({ ...subject, server: subject.kind })), {
       start: async (kind) => {
-        const server = await startServer(kind, databasePath, key)
+        const server = await startServer(kind, databasePath, key, FLOW_ONLY)
         if (kind === 'gateway') REVALIDATING['if-none-match'] = await plainTag(server.url + '/books')
         return server
       },

@@ -7,6 +7,7 @@ import { AGENT } from './http.js'
 import { round, type Row, type Verdict } from './report.js'
 import { UNCACHED_URL } from './servers/gateway.js'
 import type { BenchSettings } from './settings.js'
+import { FLOW_ONLY } from './servers/options.js'
 
 export interface Table {
   readonly path: string
@@ -33,7 +34,7 @@ export async function growth (small: Table, large: Table, key: string, settings:
   const tables = { small: small.path, large: large.path }
   log(`cost growth: ${subjects.map((subject) => subject.label).join('; ')}`)
   const runs = await measureInRounds(subjects.map((subject) => ({ ...subject, server: subject.table, paths: [subject.path], headers: AGENT })), {
-    start: async (table) => await startServer('gateway', tables[table], key)
+    start: async (table) => await startServer('gateway', tables[table], key, FLOW_ONLY)
   }, settings, log)
   const medians = loadMedians(runs)
   // Cost is time per request at the same concurrency: the inverse of throughput.

@@ -1,7 +1,8 @@
-// Scenario 6: the gateway against the limit. Each page is served by three servers, each in its own
-// process: the gateway as shipped, a route hand-written for speed (servers/hand-speed.ts), and
-// Fastify sending the gateway's own bytes from memory (servers/limit.ts), the most any route here
-// can reach. Timestamps render in an IANA zone with daylight saving time, as most deployments'
+// Scenario 6: the gateway against the limit. Each page is served by four servers, each in its own
+// process: the gateway as shipped (its answers kept while the data is unchanged), the same gateway
+// reading every answer again (RESPONSE_CACHE_MB=0: what a request's own work costs), a route
+// hand-written for speed (servers/hand-speed.ts), and Fastify sending the gateway's own bytes from
+// memory (servers/limit.ts), the most any route here can reach. Timestamps render in an IANA zone with daylight saving time, as most deployments'
 // do. Bytes are compared before anything is measured; then the three alternate (alternate.ts).
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -12,6 +13,7 @@ import { round, type Row, type Verdict } from './report.js'
 import type { ServerKind } from './server.js'
 import { SPEED_BOOKS_URL, SPEED_LEDGER_URL, SPEED_PLAIN_LEDGER_URL } from './servers/hand-speed.js'
 import type { CapturedBody } from './servers/limit.js'
+import { FLOW_ONLY } from './servers/options.js'
 import type { BenchSettings } from './settings.js'
 
 const TIME_ZONE = 'Europe/Paris'
@@ -65,13 +67,17 @@ export async function limitScenario (databasePath: string, key: string, dir: str
     const bodiesPath = join(dir, `${page.id}-bodies.json`)
     const subjects = [
       { id: 'gateway', server: 'gateway', label: `gateway, ${page.label}`, paths: page.gateway, headers: page.headers },
+      { id: 'flow', server: 'flow', label: 'the gateway reading every answer again (RESPONSE_CACHE_MB=0)', paths: page.gateway, headers: page.headers },
       { id: 'speed', server: 'speed', label: 'hand-written for speed, the same', paths: page.speed, headers: page.headers },
       { id: 'limit', server: 'limit', label: 'the same bytes from memory (the limit)', paths: page.gateway, headers: page.headers }
     ] as const
     log(`against the limit, ${page.label}: ${subjects.map((subject) => subject.label).join('; ')}`)
     let reference: CapturedBody[] | undefined
     const runs = await measureInRounds(subjects, {
-      start: async (kind) => await startServer(kind as ServerKind, databasePath, key, { BENCH_TIME_ZONE: TIME_ZONE, BENCH_BODIES: bodiesPath }),
+      start: async (kind) => {
+        const env = { BENCH_TIME_ZONE: TIME_ZONE, BENCH_BODIES: bodiesPath }
+        return kind === 'flow' ? await startServer('gateway', databasePath, key, { ...env, ...FLOW_ONLY }) : await startServer(kind as ServerKind, databasePath, key, env)
+      },
       check: async (subject, server) => {
         const bodies = await captured(server, subject.paths, page.gateway, subject.headers)
         if (reference === undefined) {
@@ -90,27 +96,32 @@ export async function limitScenario (databasePath: string, key: string, dir: str
     const medians = loadMedians(runs)
     const toSpeed = throughputRatio(runs, 'gateway', 'speed')
     const toLimit = throughputRatio(runs, 'gateway', 'limit')
-    const perRound = (other: string) => runs.gateway.map((result, i) => round(result.rps / runs[other][i].rps)).join(', ')
+    const flowToSpeed = throughputRatio(runs, 'flow', 'speed')
+    const flowToLimit = throughputRatio(runs, 'flow', 'limit')
+    const perRound = (subject: string, other: string) => runs[subject].map((result, i) => round(result.rps / runs[other][i].rps)).join(', ')
+    const ratios = { gateway: { 'x speed': round(toSpeed.rps), 'x limit': round(toLimit.rps) }, flow: { 'x speed': round(flowToSpeed.rps), 'x limit': round(flowToLimit.rps) } } as Record<string, Record<string, number>>
     for (const subject of subjects) {
       rows.push({
         scenario: '6 against the limit',
         subject: subject.label,
-        figures: { ...loadFigures(medians[subject.id]), ...(subject.id === 'gateway' ? { 'x speed': round(toSpeed.rps), 'x limit': round(toLimit.rps) } : {}) }
+        figures: { ...loadFigures(medians[subject.id]), ...ratios[subject.id] }
       })
     }
+    // Each verdict is the gateway's as shipped; what reading the answer again costs is printed beside it.
+    const flow = (other: string, ratio: { rps: number }) => `read again every time: ${round(ratio.rps)} x, rounds ${perRound('flow', other)}`
     if (page.targets.speed !== undefined) {
       verdicts.push({
         target: `${page.label} >= ${page.targets.speed} x the route hand-written for speed (req/s)`,
-        measured: `${round(toSpeed.rps)} x (by CPU ${round(toSpeed.cpu)} x; rounds ${perRound('speed')})`,
+        measured: `${round(toSpeed.rps)} x (by CPU ${round(toSpeed.cpu)} x; rounds ${perRound('gateway', 'speed')}; ${flow('speed', flowToSpeed)})`,
         holds: toSpeed.rps >= page.targets.speed
       })
     }
     verdicts.push({
       target: `${page.label} >= ${page.targets.limit} x the limit, the same bytes from memory (req/s)`,
-      measured: `${round(toLimit.rps)} x (by CPU ${round(toLimit.cpu)} x; rounds ${perRound('limit')}; x speed ${round(toSpeed.rps)})`,
+      measured: `${round(toLimit.rps)} x (by CPU ${round(toLimit.cpu)} x; rounds ${perRound('gateway', 'limit')}; x speed ${round(toSpeed.rps)}; ${flow('limit', flowToLimit)})`,
       holds: toLimit.rps >= page.targets.limit
     })
-    summary[page.id] = { subjects: Object.fromEntries(subjects.map((subject) => [subject.id, { label: subject.label, median: medians[subject.id], rounds: runs[subject.id] }])), toSpeed, toLimit }
+    summary[page.id] = { subjects: Object.fromEntries(subjects.map((subject) => [subject.id, { label: subject.label, median: medians[subject.id], rounds: runs[subject.id] }])), toSpeed, toLimit, flowToSpeed, flowToLimit }
   }
   return { rows, verdicts, summary }
 }

@@ -7,6 +7,7 @@ import { startServer } from './child.js'
 import { AGENT, body } from './http.js'
 import { round, type Row, type Verdict } from './report.js'
 import type { BenchSettings } from './settings.js'
+import { FLOW_ONLY } from './servers/options.js'
 
 /** Offsets spread over the 1,240-entry ledger, cycled by every connection. */
 const OFFSETS = [0, 300, 600, 900, 1150]
@@ -25,7 +26,7 @@ export async function mcpScenario (databasePath: string, key: string, settings: 
   ] as const
   log(`mcp: ${subjects.map((subject) => subject.label).join('; ')}`)
   const runs = await measureInRounds(subjects, {
-    start: async () => await startServer('gateway', databasePath, key),
+    start: async () => await startServer('gateway', databasePath, key, FLOW_ONLY),
     check: async (subject, server) => {
       if (subject.id !== 'mcp-call') return
       for (const [i, offset] of OFFSETS.entries()) await assertSamePage(server.url, key, offset, i + 1)

@@ -19,7 +19,8 @@ interface Running {
 
 async function main (): Promise<void> {
   const kind = process.argv[2] as ServerKind
-  const options: ServerOptions = { databasePath: required('BENCH_DATABASE'), key: required('BENCH_KEY'), timeZone: process.env.BENCH_TIME_ZONE ?? 'UTC' }
+  const cache = process.env.RESPONSE_CACHE_MB
+  const options: ServerOptions = { databasePath: required('BENCH_DATABASE'), key: required('BENCH_KEY'), timeZone: process.env.BENCH_TIME_ZONE ?? 'UTC', ...(cache === undefined ? {} : { responseCacheBytes: Number(cache) * 1024 * 1024 }) }
   const running = await start(kind, options)
   process.once('SIGTERM', () => { running.close().finally(() => process.exit(0)) })
   process.send!({ port: running.port })

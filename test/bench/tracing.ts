@@ -14,6 +14,7 @@ import type { LoadResult } from './load.js'
 import { median, round, type Row, type Verdict } from './report.js'
 import type { BenchSettings } from './settings.js'
 import { inSpan, inSpanSync } from '../../src/core/spans.js'
+import { FLOW_ONLY } from './servers/options.js'
 
 const PATHS = [1, 50, 100, 150, 200].map((page) => `/books?page=${page}&limit=50`)
 /** The share of a request's CPU the spans may take with tracing off to be called unmeasurable. */
@@ -42,7 +43,7 @@ export async function tracingScenario (databasePath: string, key: string, settin
   try {
     log(`tracing: ${SUBJECTS.map((subject) => subject.label).join('; ')}`)
     runs = await measureInRounds(SUBJECTS, {
-      start: async (server) => await startServer('gateway', databasePath, key, server === 'on' ? { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${sink.url}/v1/traces` } : {}),
+      start: async (server) => await startServer('gateway', databasePath, key, server === 'on' ? { ...FLOW_ONLY, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${sink.url}/v1/traces` } : FLOW_ONLY),
       check: async (subject, server) => {
         const bodies = await Promise.all(subject.paths.map((path) => body(server.url + path, subject.headers)))
         if (reference === undefined) reference = bodies

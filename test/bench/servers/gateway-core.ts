@@ -12,7 +12,7 @@ import store from '../../../plugins/store.js'
 import books from '../../../routes/books/index.js'
 import { BENCH_LOGGER, type ServerOptions } from './options.js'
 
-export async function gatewayCoreServer ({ databasePath, key }: ServerOptions): Promise<FastifyInstance> {
+export async function gatewayCoreServer ({ databasePath, key, responseCacheBytes }: ServerOptions): Promise<FastifyInstance> {
   const server = Fastify({ logger: BENCH_LOGGER })
   await server.register(problems)
   // No Redis configured: the store's count cache is the process's own, as in the shipped app.
@@ -20,7 +20,7 @@ export async function gatewayCoreServer ({ databasePath, key }: ServerOptions): 
   await server.register(store, { databaseUrl: databasePath })
   await server.register(audience)
   await server.register(auth, { keys: [key] })
-  await server.register(mount, { timeZone: 'UTC' })
+  await server.register(mount, { timeZone: 'UTC', responseCacheBytes })
   await server.register(books)
   return server
 }

@@ -15,7 +15,7 @@ export const UNCACHED_URL = '/bench/books-uncached'
 const UNREACHED_RATE_LIMIT = 1_000_000_000
 const UNREACHED_EVENT_LOOP_DELAY_MS = 600_000
 
-export async function gatewayServer ({ databasePath, key, timeZone }: ServerOptions): Promise<FastifyInstance> {
+export async function gatewayServer ({ databasePath, key, timeZone, responseCacheBytes }: ServerOptions): Promise<FastifyInstance> {
   const server = Fastify({ logger: BENCH_LOGGER })
   // As src/server.ts does: a tracer provider only when OTEL_* asks for one (the tracing scenario's).
   const traces = startTracing(process.env, 'bench')
@@ -29,7 +29,8 @@ export async function gatewayServer ({ databasePath, key, timeZone }: ServerOpti
     apiKeys: [key],
     rateLimitMax: UNREACHED_RATE_LIMIT,
     loadShedding: { maxEventLoopDelay: UNREACHED_EVENT_LOOP_DELAY_MS },
-    tracing: traces !== undefined
+    tracing: traces !== undefined,
+    responseCacheBytes
   })
   server.mount({
     kind: 'list',

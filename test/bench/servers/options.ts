@@ -7,7 +7,12 @@ export interface ServerOptions {
   readonly key: string
   /** The gateway's TIME_ZONE, and the zone the speed route renders in (BENCH_TIME_ZONE, default UTC). */
   readonly timeZone: string
+  /** The gateway's kept answers, in bytes (RESPONSE_CACHE_MB, as the server reads it; default the gateway's own). */
+  readonly responseCacheBytes?: number
 }
+
+/** What a scenario measuring the work of a request starts the gateway with: every answer read again. */
+export const FLOW_ONLY = { RESPONSE_CACHE_MB: '0' } as const
 
 /**
  * The logger of every Fastify server under test, the gateway's and the hand-written alike: errors
