@@ -3,6 +3,7 @@
 import { SCOPE_PATTERN } from './permissions.js'
 import { isPostgresUrl, postgresSettings } from './store/postgres-url.js'
 import { isTimeZone } from './time.js'
+import { HEAP_GROWING_DEFAULT_PERCENT } from './heap.js'
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -33,6 +34,8 @@ export interface Config {
   readonly streamStallSeconds: number
   /** Mebibytes of lists' answers kept while their data is unchanged; 0 keeps none. */
   readonly responseCacheMegabytes: number
+  /** How far V8's old generation may grow past its live size before a full collection, in percent; 0: V8's own rule. */
+  readonly heapGrowingPercent: number
   /** The demo upstream's origin (`UPSTREAM_URL`): when set, the products are served from it. */
   readonly upstreamUrl?: string
   /** The gateway's own key to the upstream (`UPSTREAM_TOKEN`), sent as a bearer token; never the caller's. */
@@ -74,6 +77,7 @@ export function loadConfig (env: Readonly<Record<string, string | undefined>>): 
     shutdownDrainSeconds: readWhole('SHUTDOWN_DRAIN_SECONDS', env.SHUTDOWN_DRAIN_SECONDS ?? String(SHUTDOWN_DEFAULTS.drainSeconds), 0, 'a whole number of seconds (0: close at once)'),
     shutdownGraceSeconds: readWhole('SHUTDOWN_GRACE_SECONDS', env.SHUTDOWN_GRACE_SECONDS ?? String(SHUTDOWN_DEFAULTS.graceSeconds), 1, 'a whole number of seconds from 1'),
     streamStallSeconds: readWhole('STREAM_STALL_SECONDS', env.STREAM_STALL_SECONDS ?? String(STREAM_STALL_DEFAULT_SECONDS), 1, 'a whole number of seconds from 1'),
+    heapGrowingPercent: readWhole('HEAP_GROWING_PERCENT', env.HEAP_GROWING_PERCENT ?? String(HEAP_GROWING_DEFAULT_PERCENT), 0, 'a whole number of percent up to 1000 (0: V8\'s own rule)', 1000),
     responseCacheMegabytes: readWhole('RESPONSE_CACHE_MB', env.RESPONSE_CACHE_MB ?? String(RESPONSE_CACHE_DEFAULT_MB), 0, `a whole number of mebibytes up to ${RESPONSE_CACHE_MAX_MB} (0 keeps no answers)`, RESPONSE_CACHE_MAX_MB),
     ...readUpstream(env.UPSTREAM_URL, env.UPSTREAM_TOKEN),
     ...(env.GATEWAY_CONFIG === undefined || env.GATEWAY_CONFIG.trim() === '' ? {} : { declarationFile: env.GATEWAY_CONFIG })

@@ -20,6 +20,7 @@ import { writeRawProblem } from './http/raw-answer.js'
 import { REQUEST_ID_HEADER, requestIdOf } from './http/request-id.js'
 import { apiSecurityHeaders } from '../plugins/security-headers.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
+import { boundHeapGrowth } from './heap.js'
 import { problem } from './core/errors.js'
 import { problemOf } from './core/problem.js'
 import { processMetrics } from './observe/metrics.js'
@@ -172,6 +173,8 @@ async function main (): Promise<void> {
     process.stderr.write(`Invalid configuration: ${(error as ConfigError).message}\n`)
     process.exit(1)
   }
+  // Before anything is loaded: the process stays near its live size however long a list is.
+  boundHeapGrowth(config.heapGrowingPercent)
   // A file named on the command line (`npm start -- gateway.json`) wins over GATEWAY_CONFIG.
   const path = process.argv[2] ?? config.declarationFile
   const file = path === undefined ? undefined : await readOrStop(path)

@@ -15,6 +15,7 @@ t.test('defaults', async (t) => {
     shutdownDrainSeconds: 5,
     shutdownGraceSeconds: 10,
     streamStallSeconds: 10,
+    heapGrowingPercent: 50,
     responseCacheMegabytes: 32
   })
 })
@@ -35,6 +36,7 @@ t.test('every variable read', async (t) => {
     SHUTDOWN_GRACE_SECONDS: '30',
     STREAM_STALL_SECONDS: '60',
     RESPONSE_CACHE_MB: '0',
+    HEAP_GROWING_PERCENT: '0',
     UPSTREAM_URL: 'http://127.0.0.1:4010',
     UPSTREAM_TOKEN: 'upstream-secret',
     GATEWAY_CONFIG: 'gateway.json'
@@ -52,6 +54,7 @@ t.test('every variable read', async (t) => {
     shutdownDrainSeconds: 0,
     shutdownGraceSeconds: 30,
     streamStallSeconds: 60,
+    heapGrowingPercent: 0,
     responseCacheMegabytes: 0,
     upstreamUrl: 'http://127.0.0.1:4010',
     upstreamToken: 'upstream-secret',
@@ -141,6 +144,8 @@ t.test('a bad value is refused with one line naming the variable', async (t) => 
     [{ RESPONSE_CACHE_MB: '-1' }, /^RESPONSE_CACHE_MB must be a whole number of mebibytes up to 65536 \(0 keeps no answers\); got "-1"\.$/],
     [{ RESPONSE_CACHE_MB: '65537' }, /^RESPONSE_CACHE_MB .*got "65537"\.$/],
     [{ RESPONSE_CACHE_MB: '0.5' }, /^RESPONSE_CACHE_MB /],
+    [{ HEAP_GROWING_PERCENT: 'half' }, /^HEAP_GROWING_PERCENT must be a whole number of percent up to 1000 \(0: V8's own rule\); got "half"\.$/],
+    [{ HEAP_GROWING_PERCENT: '1001' }, /^HEAP_GROWING_PERCENT /],
     [{ DATABASE_URL: 'postgres://db.example/app?schema=Tenant' }, /^DATABASE_URL is not a usable PostgreSQL URL: schema must be a lower-case name .*got "Tenant"\.$/],
     [{ DATABASE_URL: 'postgresql://[db' }, /^DATABASE_URL is not a usable PostgreSQL URL: it is not a URL/],
     [{ REDIS_URL: '127.0.0.1:6379' }, /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL such as "redis:\/\/127\.0\.0\.1:6379"\.$/],
