@@ -22,3 +22,22 @@ export function compileSerializer ({ schema }: { schema: object }): (data: unkno
     return serialize(data)
   }
 }
+
+/**
+ * compileSerializer for a route's answers, with one more rule: a frozen body is written once and
+ * its text reused while the body lives. Only a body that can never change is frozen (an answer kept
+ * while its data is unchanged, served-cache.ts, frozen whole by contract), so its text cannot either.
+ */
+export function compileResponseSerializer (route: { schema: object }): (data: unknown) => string {
+  const serialize = compileSerializer(route)
+  const written = new WeakMap<object, string>()
+  return (data) => {
+    if (typeof data !== 'object' || data === null || !Object.isFrozen(data)) return serialize(data)
+    let text = written.get(data)
+    if (text === undefined) {
+      text = serialize(data)
+      written.set(data, text)
+    }
+    return text
+  }
+}

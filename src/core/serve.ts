@@ -10,7 +10,7 @@ import type { CompiledFilters } from './filters.js'
 import { countKey } from '../store/count-cache.js'
 import { problem } from './errors.js'
 import { jsonArrayStream, type Whole } from './json-array.js'
-import type { KeptAnswers } from './served-cache.js'
+import { frozenWhole, type KeptAnswers } from './served-cache.js'
 import { pathOf, type ServedBytes } from './serve-bytes.js'
 import { inSpan, inSpanSync, startSpan } from './spans.js'
 
@@ -90,7 +90,7 @@ export async function serveList (plan: ListPlan, call: Call): Promise<Served> {
       call.onRows?.(list.rows, false)
       return { kind: 'json-array', body: list.bytes, tag }
     }
-    const whole = tag === undefined || kept === undefined ? undefined : { maxBytes: kept.maxEntryBytes, keep: (bytes: Buffer, rows: number) => { kept.set(tag, { kind: 'list', bytes, rows }, bytes.length) } }
+    const whole = tag === undefined || kept === undefined ? undefined : { maxBytes: kept.maxEntryBytes, keep: (bytes: Buffer, rows: number) => { kept.set(tag, { kind: 'list', bytes, rows }) } }
     return { kind: 'json-array', body: await streamed(source.stream(args, where, call), (row) => plan.serializeRow(present(row)), call.onRows, whole), tag }
   }
   const project = (rows: readonly unknown[]): unknown[] => inSpanSync('projection', () => projectPayload(rows.map(present), projection) as unknown[])
@@ -113,8 +113,8 @@ export async function serveList (plan: ListPlan, call: Call): Promise<Served> {
     rows = page.length
     return project(page)
   }, sent)
-  // Served to every later call of the same name: frozen, so no transport can change it for the next.
-  if (key !== undefined) kept?.set(key, { kind: 'page', body: Object.freeze(body), rows }, JSON.stringify(body).length)
+  // Served to every later call of the same name: frozen whole, so no transport can change it for the next.
+  if (key !== undefined) kept?.set(key, { kind: 'page', body: frozenWhole(body), rows })
   return counted(call, rows, body)
 }
 

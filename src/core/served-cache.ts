@@ -17,8 +17,8 @@ export type KeptOutcome = 'hit' | 'miss'
 /** One mount's answers: keys need only be unique within it. */
 export interface KeptAnswers {
   get: (key: string) => KeptAnswer | undefined
-  /** Keeps `answer`, `size` bytes (its JSON's), unless it is larger than `maxEntryBytes`. */
-  set: (key: string, answer: KeptAnswer, size: number) => void
+  /** Keeps `answer`, unless it weighs more than `maxEntryBytes`. */
+  set: (key: string, answer: KeptAnswer) => void
   /** The largest answer kept: a plain list stops being recorded past it. */
   readonly maxEntryBytes: number
 }
@@ -29,7 +29,7 @@ export interface ServedCache {
 }
 
 export interface ServedCacheOptions {
-  /** The bytes of JSON kept in all (the objects of an envelope take more in memory than their JSON). */
+  /** The memory answers may take in all, in bytes, as weighed by `weight`. */
   readonly maxBytes: number
   /** Told of every lookup (metrics). */
   readonly onLookup?: (outcome: KeptOutcome) => void
@@ -37,6 +37,17 @@ export interface ServedCacheOptions {
 
 /** One answer may take at most this share of the whole: a large list never empties the cache alone. */
 const ENTRY_SHARE = 8
+
+/**
+ * An envelope kept takes its objects and, once written, its text (serializer.ts): measured on the
+ * demo's ledger pages, about 2.9 times its JSON's length of V8's heap.
+ */
+const PAGE_WEIGHT = 3
+
+/** The bytes an answer takes: a plain list its own, an envelope three times its JSON's length. */
+export function weight (answer: KeptAnswer): number {
+  return answer.kind === 'list' ? answer.bytes.length : PAGE_WEIGHT * JSON.stringify(answer.body).length
+}
 
 export function servedCache ({ maxBytes, onLookup }: ServedCacheOptions): ServedCache {
   if (!Number.isSafeInteger(maxBytes) || maxBytes < ENTRY_SHARE) throw new RangeError(`maxBytes must be a whole number of bytes from ${ENTRY_SHARE}; got ${maxBytes}.`)
@@ -53,11 +64,21 @@ export function servedCache ({ maxBytes, onLookup }: ServedCacheOptions): Served
           onLookup?.(answer === undefined ? 'miss' : 'hit')
           return answer
         },
-        set: (key, answer, size) => {
+        set: (key, answer) => {
+          const size = weight(answer)
           // lru-cache refuses an entry above maxEntrySize (and one of size 0) by not storing it.
           if (size > 0 && size <= maxEntryBytes) answers.set(prefix + key, answer, { size })
         }
       }
     }
   }
+}
+
+/** `value` and everything in it frozen: a kept answer is shared by every call it serves, and no transport may change it. */
+export function frozenWhole<T> (value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) frozenWhole(inner)
+    Object.freeze(value)
+  }
+  return value
 }

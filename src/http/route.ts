@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import Type from 'typebox'
 import { NO_ROUTE, problem } from '../core/errors.js'
 import type { Resource } from '../core/resource.js'
-import { compileSerializer } from '../core/serializer.js'
+import { compileResponseSerializer } from '../core/serializer.js'
 import { AGENT_MEDIA_TYPE, JSON_VARIANTS, TEXT_VARIANTS } from '../audience.js'
 import { anyMatches, weakly, withAudience } from './conditional.js'
 import { bytesAnswer } from './ranges.js'
@@ -41,7 +41,7 @@ export function routeOf (resource: Resource, settings: RouteSettings): RouteOpti
     // The core checks every argument (closed set, canonical integers, no repeats, paging for
     // agents only) and names every wrong one at once; the schemas here are what the document shows.
     validatorCompiler: () => acceptAsSent,
-    serializerCompiler: compileSerializer,
+    serializerCompiler: compileResponseSerializer,
     schema: {
       operationId: resource.name,
       summary: resource.summary,

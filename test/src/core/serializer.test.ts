@@ -5,7 +5,7 @@ import fastJson from 'fast-json-stringify'
 import t, { type Test } from 'tap'
 import Type from 'typebox'
 import { constantChoices } from '../../../src/core/constant-choices.js'
-import { compileSerializer } from '../../../src/core/serializer.js'
+import { compileResponseSerializer, compileSerializer } from '../../../src/core/serializer.js'
 import { choices } from '../../../src/declare/index.js'
 import { CUSTOM_FORMATS } from '../../../src/formats.js'
 import { Product } from '../../../routes/products/product.js'
@@ -117,4 +117,19 @@ t.test('a schema without choices is fast-json-stringify\'s serializer as it is',
   const declared = structuredClone(Product.schema)
   compileSerializer({ schema: Product.schema })
   t.strictSame(Product.schema, declared, 'a declaration with choices untouched too')
+})
+
+t.test('a route\'s serializer writes a frozen body once, and any other body every time', async (t) => {
+  const serialize = compileResponseSerializer({ schema: { type: 'object', properties: { a: { type: 'number' } } } })
+  let reads = 0
+  const counted = () => ({ get a () { reads++; return 1 } })
+  const kept = Object.freeze(counted())
+  t.equal(serialize(kept), '{"a":1}')
+  t.equal(serialize(kept), '{"a":1}')
+  t.equal(reads, 1, 'the frozen body read once')
+  const fresh = counted()
+  serialize(fresh)
+  serialize(fresh)
+  t.equal(reads, 3, 'a body that may change is read every time')
+  t.equal(compileResponseSerializer({ schema: { type: 'string' } })('text'), '"text"', 'a value that is not an object')
 })
