@@ -32,7 +32,7 @@ const QUANTILE = /^histogram_quantile\(([\d.]+), sum by \(le, ([a-z_, ]+)\) \(ra
 const SUM_GAUGE = /^sum\((\w+)\)$/
 const RATE = /^rate\((\w+)\[\$__rate_interval\]\)$/
 const GAUGE = /^(\w+)$/
-const HIT_RATIO = 'sum(rate(gateway_count_cache_total{outcome="hit"}[$__rate_interval])) / sum(rate(gateway_count_cache_total[$__rate_interval]))'
+const HIT_RATIO = /^sum\(rate\((\w+)\{outcome="hit"\}\[\$__rate_interval\]\)\) \/ sum\(rate\((\w+)\[\$__rate_interval\]\)\)$/
 
 function query (expr: string, legend: string, scrapes: Parsed): Series[] {
   let match: RegExpExecArray | null
@@ -42,9 +42,9 @@ function query (expr: string, legend: string, scrapes: Parsed): Series[] {
   // The process's own metrics carry no labels here (one process scraped): {{instance}} names nothing.
   if ((match = RATE.exec(expr)) !== null) return rates(scrapes, match[1], [], legend.replace(' {{instance}}', ''))
   if ((match = GAUGE.exec(expr)) !== null) return gauges(scrapes, match[1], [], legend.replace(' {{instance}}', ''))
-  if (expr === HIT_RATIO) {
-    const hits = rates(scrapes, 'gateway_count_cache_total', [], legend, { outcome: 'hit' })[0]
-    const all = rates(scrapes, 'gateway_count_cache_total', [], legend)[0]
+  if ((match = HIT_RATIO.exec(expr)) !== null && match[1] === match[2]) {
+    const hits = rates(scrapes, match[1], [], legend, { outcome: 'hit' })[0]
+    const all = rates(scrapes, match[1], [], legend)[0]
     return all === undefined ? [] : [{ name: legend, points: all.points.map(([t, total], i) => [t, total === 0 ? Number.NaN : (hits?.points[i][1] ?? 0) / total]) }]
   }
   throw new Error(`A query the picture does not know: ${expr}`)
