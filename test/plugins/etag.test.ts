@@ -147,6 +147,14 @@ t.test('a plain list\'s tag is weak: If-None-Match * is a 304, If-Match anything
   t.equal((await get('/ledger')).json().length, 1240)
 })
 
+t.test('a plain list refused 412 while it streams (nothing kept) has its stream closed and its reader given back', async (t) => {
+  const { app: streaming } = await buildApp(t, { responseCacheBytes: 0 })
+  const current = (await streaming.inject({ url: '/ledger' })).headers.etag as string
+  // More refusals than the store has readers (8): each one's reader must have been given back.
+  for (let i = 0; i < 10; i++) t.equal((await streaming.inject({ url: '/ledger', headers: { 'if-match': `"not-${current}"` } })).statusCode, 412)
+  t.equal((await streaming.inject({ url: '/ledger' })).json().length, 1240)
+})
+
 t.test('preconditions do not apply to a record that is not there', async (t) => {
   t.equal((await get('/books/99', { ...AUTH, 'if-none-match': '*' })).statusCode, 404)
   t.equal((await get('/books/99', { ...AUTH, 'if-match': '"x"' })).statusCode, 404)
