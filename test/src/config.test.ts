@@ -15,7 +15,7 @@ t.test('defaults', async (t) => {
     shutdownDrainSeconds: 5,
     shutdownGraceSeconds: 10,
     streamStallSeconds: 10,
-    heapGrowingPercent: 50,
+    heapGrowingPercent: 100,
     responseCacheMegabytes: 32
   })
 })

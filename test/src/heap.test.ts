@@ -9,7 +9,7 @@ t.test('a percent sets V8\'s heap growing factor for the process; 0 leaves V8\'s
   boundHeapGrowth(HEAP_GROWING_DEFAULT_PERCENT)
   boundHeapGrowth(0)
   boundHeapGrowth(20)
-  t.strictSame(flags, ['--heap-growing-percent=50', '--heap-growing-percent=20'])
+  t.strictSame(flags, ['--heap-growing-percent=100', '--heap-growing-percent=20'])
 })
 
 t.test('the flag is one this V8 knows: set in a process of its own, it is accepted without a word', async (t) => {
