@@ -2,8 +2,9 @@
 // process: the gateway as shipped (its answers kept while the data is unchanged), the same gateway
 // reading every answer again (RESPONSE_CACHE_MB=0: what a request's own work costs), a route
 // hand-written for speed (servers/hand-speed.ts), and Fastify sending the gateway's own bytes from
-// memory (servers/limit.ts), the most any route here can reach. Timestamps render in an IANA zone with daylight saving time, as most deployments'
-// do. Bytes are compared before anything is measured; then the three alternate (alternate.ts).
+// memory (servers/limit.ts), the most any route here can reach. Timestamps render in an IANA zone
+// with daylight saving time, as most deployments' do. Bytes are compared before anything is
+// measured; then the four alternate (alternate.ts).
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { loadFigures, loadMedians, measureInRounds, throughputRatio } from './alternate.js'
