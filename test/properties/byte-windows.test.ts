@@ -11,8 +11,9 @@ import { documentedResponses, mediaTypeOf, type OpenApiDocument } from '../helpe
 
 const CEILING = 64
 const SEED = Number(process.env.FC_SEED ?? 7_2026)
+const NUM_RUNS = Number(process.env.FC_RUNS ?? 150)
 
-t.comment(`fast-check seed ${SEED} (FC_SEED)`)
+t.comment(`fast-check seed ${SEED} (FC_SEED), ${NUM_RUNS} runs of the first property (FC_RUNS)`)
 
 /** Content by id: 1 is bytes (base64 to an agent), 2 is UTF-8 text of every width of character. */
 const contents = new Map<number, Buffer>()
@@ -84,7 +85,7 @@ t.test('an agent\'s window is the reference slice from its offset, of at most ma
       window.offset === offset && window.total_bytes === content.length &&
       window.next_offset === start + window.returned && window.has_more === (window.next_offset < content.length) &&
       ('hint' in window) === window.has_more
-  }), { seed: SEED, numRuns: 150 })
+  }), { seed: SEED, numRuns: NUM_RUNS })
 })
 
 t.test('a walk by next_offset reassembles the content exactly, text or bytes', async (t) => {
@@ -99,7 +100,7 @@ t.test('a walk by next_offset reassembles the content exactly, text or bytes', a
       parts.push(servedBytes(window))
     }
     return Buffer.concat(parts).equals(content) && window.next_offset === content.length
-  }), { seed: SEED, numRuns: 100 })
+  }), { seed: SEED, numRuns: Math.ceil(NUM_RUNS * 2 / 3) })
 })
 
 t.test('a Range gets the slice RFC 9110 names, a 416 past the end, the whole content otherwise', async (t) => {
@@ -121,5 +122,5 @@ t.test('a Range gets the slice RFC 9110 names, a 416 past the end, the whole con
     if (expected.status === 200) return res.body.equals(content) && !('content-range' in res.headers)
     const { start, end } = expected as { start: number, end: number }
     return res.body.equals(content.subarray(start, end + 1)) && res.headers['content-range'] === `bytes ${start}-${end}/${length}`
-  }), { seed: SEED, numRuns: 200 })
+  }), { seed: SEED, numRuns: Math.ceil(NUM_RUNS * 4 / 3) })
 })

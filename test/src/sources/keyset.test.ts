@@ -11,10 +11,11 @@ import { freshSchema, needs } from '../../helpers/services.js'
 type Tables = { numbered: { id: number, parity: string } }
 
 const SEED = Number(process.env.FC_SEED ?? 7_2026)
+const NUM_RUNS = Number(process.env.FC_RUNS ?? 150)
 const ROWS = 2_500
 const EVERY = 100
 
-t.comment(`fast-check seed ${SEED} (FC_SEED)`)
+t.comment(`fast-check seed ${SEED} (FC_SEED), ${NUM_RUNS} runs (FC_RUNS)`)
 
 /** 2,500 rows with ids that skip (3, 6, 9, …): a position is never its id. */
 async function seeded (store: Store<any>): Promise<void> {
@@ -39,7 +40,7 @@ async function checks (t: Test, store: Store<any>, queries: string[], alone: boo
     await fc.assert(fc.asyncProperty(fc.boolean(), fc.integer({ min: 0, max: ROWS + 50 }), fc.integer({ min: 1, max: 250 }), async (only, offset, limit) => {
       const args = { odd: only }
       t.strictSame(await seeking.slice(args, offset, limit), await skipping.slice(args, offset, limit))
-    }), { seed: SEED, numRuns: 150 })
+    }), { seed: SEED, numRuns: NUM_RUNS })
     t.strictSame((await seeking.slice({}, 2_499, 5)).map((row) => row.id), [7_500], 'the last row')
     t.strictSame(await seeking.slice({}, ROWS, 5), [], 'past the end, nothing')
   })
