@@ -2,7 +2,7 @@
 // with the gateway's zone and handle wording fixed once for every mount.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { RESPONSE_CACHE_DEFAULT_MB } from '../src/config.js'
+import { MEBIBYTE, RESPONSE_CACHE_DEFAULT_MB } from '../src/config.js'
 import { compileMount, type Resource } from '../src/core/resource.js'
 import { servedCache } from '../src/core/served-cache.js'
 import type { Mount, MountSettings } from '../src/core/mount.js'
@@ -31,7 +31,7 @@ export interface MountOptions {
 }
 
 /** RESPONSE_CACHE_MB's default, in bytes: a few thousand agent pages, or a few lists of several thousand rows. */
-export const DEFAULT_RESPONSE_CACHE_BYTES = RESPONSE_CACHE_DEFAULT_MB * 1024 * 1024
+export const DEFAULT_RESPONSE_CACHE_BYTES = RESPONSE_CACHE_DEFAULT_MB * MEBIBYTE
 
 /** Rows served where no metrics are kept: not counted. */
 function uncounted (): void {}

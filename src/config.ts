@@ -50,6 +50,9 @@ export const SHUTDOWN_DEFAULTS = { drainSeconds: 5, graceSeconds: 10 } as const
 /** A client that has not read for this long has stopped: its list is cut and its reader freed. */
 export const STREAM_STALL_DEFAULT_SECONDS = 10
 
+/** The bytes in a mebibyte, RESPONSE_CACHE_MB's unit. */
+export const MEBIBYTE = 1024 * 1024
+
 /** Mebibytes of answers kept when RESPONSE_CACHE_MB is unset, and the most it may say (64 GiB). */
 export const RESPONSE_CACHE_DEFAULT_MB = 32
 export const RESPONSE_CACHE_MAX_MB = 65_536

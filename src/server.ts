@@ -19,7 +19,7 @@ import { PROBLEM_MEDIA_TYPE } from './audience.js'
 import { writeRawProblem } from './http/raw-answer.js'
 import { REQUEST_ID_HEADER, requestIdOf } from './http/request-id.js'
 import { apiSecurityHeaders } from '../plugins/security-headers.js'
-import { ConfigError, loadConfig, type Config } from './config.js'
+import { ConfigError, loadConfig, MEBIBYTE, type Config } from './config.js'
 import { boundHeapGrowth } from './heap.js'
 import { problem } from './core/errors.js'
 import { problemOf } from './core/problem.js'
@@ -34,9 +34,6 @@ export function loggerOptions (level: Config['logLevel']): LoggerOptions {
 
 /** How long a client has to send its whole request, headers included. */
 const REQUEST_TIMEOUT_MS = 10_000
-
-/** RESPONSE_CACHE_MB is in mebibytes. */
-const MEBIBYTE = 1024 * 1024
 
 /** How often the request deadline is checked: it holds within this. */
 export const DEADLINE_CHECK_MS = 1000

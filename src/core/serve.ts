@@ -5,9 +5,9 @@ import type { Readable } from 'node:stream'
 import type { PagingStyle, UncountedPaging } from '../paging/index.js'
 import { projectPayload, type Projection } from '../projection/index.js'
 import { isWindowSource, type ReadContext, type ListSource, type RecordSource, type TextSource, type WindowSource } from '../sources/index.js'
+import { valueKey } from '../value-key.js'
 import type { CheckedArguments, RawArguments } from './arguments.js'
 import type { CompiledFilters } from './filters.js'
-import { countKey } from '../store/count-cache.js'
 import { problem } from './errors.js'
 import { jsonArrayStream, type Whole } from './json-array.js'
 import { frozenWhole, type KeptAnswers } from './served-cache.js'
@@ -102,7 +102,7 @@ export async function serveList (plan: ListPlan, call: Call): Promise<Served> {
     return counted(call, read.rows.length, style.envelope(project(read.rows), { ...window, keep: sent }, read))
   }
   // A page is its rows' name and the call's arguments (paging, and the filters its hints repeat).
-  const key = version === undefined || kept === undefined ? undefined : countKey(await version(args, where), [checked.args, paging])
+  const key = version === undefined || kept === undefined ? undefined : valueKey(await version(args, where), [checked.args, paging])
   const answer = key === undefined ? undefined : kept?.get(key)
   if (answer?.kind === 'page') return counted(call, answer.rows, answer.body)
   let rows = 0

@@ -4,12 +4,10 @@
 // and arguments included), the key at every `every`-th position is read once, in one pass that
 // returns only those keys (the anchors), and a page starts at the anchor at or before its offset,
 // skipping fewer than `every` rows. Offsets, page numbers and envelopes stay as they are.
-import { sql, type CompiledQuery, type Kysely, type SelectQueryBuilder } from 'kysely'
+import { sql, type CompiledQuery, type Kysely } from 'kysely'
 import { versionedMemo } from '../store/count-cache.js'
-import type { QueryShape } from './shapes.js'
+import type { AnyQuery, QueryShape } from './shapes.js'
 import { template, type Template } from './template.js'
-
-type AnyQuery<Row> = SelectQueryBuilder<any, any, Row>
 
 export interface KeysetOptions {
   /**

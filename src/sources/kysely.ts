@@ -3,14 +3,13 @@
 // A mount's filters become WHERE clauses of the query, so the count, each page and the stream are
 // of the filtered rows, and a remembered total is keyed by the filtered query's SQL and values.
 import { hash } from 'node:crypto'
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely'
-import { countKey, uncachedCounts, type CountCache } from '../store/count-cache.js'
+import { sql, type Kysely } from 'kysely'
+import { uncachedCounts, type CountCache } from '../store/count-cache.js'
 import type { Store } from '../store/store.js'
+import { valueKey } from '../value-key.js'
 import { keysetSlicer, rowsOf, type KeysetOptions, type Slicer } from './keyset.js'
-import { perArguments, queryShape } from './shapes.js'
+import { perArguments, queryShape, type AnyQuery } from './shapes.js'
 import type { Condition, ListSource, RecordSource } from './source.js'
-
-type AnyQuery<Row> = SelectQueryBuilder<any, any, Row>
 
 export interface KyselySourceOptions<Row, Out> {
   /** Turns a stored row into a presented one (e.g. parses JSON columns). */
@@ -49,7 +48,7 @@ export function kyselySource<Args, Row, Out = Row> (
     const shape = queryShape(where.reduce((selected, condition) => applied(selected, condition, columns), query(args)))
     // COUNT over the query itself, so filters, joins and DISTINCT count as they select.
     const counted = db.selectFrom(shape.query.clearOrderBy().as('counted')).select(sql<string | number>`count(*)`.as('count')).compile()
-    return { ...shape, counted, countedKey: countKey(counted.sql, counted.parameters) }
+    return { ...shape, counted, countedKey: valueKey(counted.sql, counted.parameters) }
   })
   return {
     canFilter: () => true,

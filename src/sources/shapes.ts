@@ -3,11 +3,12 @@
 // to send the store the SQL it sent last time; most requests of a mount share a handful of
 // arguments (often none at all), so their shapes are kept, a bounded number of them.
 import type { SelectQueryBuilder } from 'kysely'
-import { countKey } from '../store/count-cache.js'
+import { valueKey } from '../value-key.js'
 import type { Condition } from './source.js'
 import { template, type Template } from './template.js'
 
-type AnyQuery<Row> = SelectQueryBuilder<any, any, Row>
+/** A select of any tables and columns, whose rows are `Row`. */
+export type AnyQuery<Row> = SelectQueryBuilder<any, any, Row>
 
 /** More distinct arguments than this, and the kept shapes are dropped to start again: a bound, not a policy. */
 export const KEPT_SHAPES = 256
@@ -23,7 +24,7 @@ export interface QueryShape<Row> {
 
 export function queryShape<Row> (query: AnyQuery<Row>): QueryShape<Row> {
   const { sql, parameters } = query.compile()
-  return { query, key: countKey(sql, parameters), page: template(2, (limit, offset) => query.limit(limit).offset(offset)) }
+  return { query, key: valueKey(sql, parameters), page: template(2, (limit, offset) => query.limit(limit).offset(offset)) }
 }
 
 /**
@@ -34,7 +35,7 @@ export function queryShape<Row> (query: AnyQuery<Row>): QueryShape<Row> {
 export function perArguments<Args, Shape> (make: (args: Args, where: readonly Condition[]) => Shape, kept: number = KEPT_SHAPES): (args: Args, where?: readonly Condition[]) => Shape {
   const shapes = new Map<string, Shape>()
   return (args, where = []) => {
-    const name = countKey('', [args, where])
+    const name = valueKey('', [args, where])
     let shape = shapes.get(name)
     if (shape === undefined) {
       if (shapes.size >= kept) shapes.clear()

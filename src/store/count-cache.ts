@@ -63,19 +63,9 @@ export function versionedMemo<T> (options: VersionedCountCacheOptions): Versione
   }
 }
 
-/** Keys a count by the query's SQL and parameters, as the store would run it. */
-export function countKey (sqlText: string, parameters: readonly unknown[]): string {
-  return `${sqlText}\n${JSON.stringify(parameters, bigintsTagged)}`
-}
-
 function remember<T> (values: Map<string, Promise<T>>, key: string, value: Promise<T>, maxEntries: number): void {
   if (values.size >= maxEntries) values.delete(values.keys().next().value as string)
   values.set(key, value)
   // A failed computation is forgotten, so the next request computes again instead of failing again.
   value.catch(() => { if (values.get(key) === value) values.delete(key) })
-}
-
-/** JSON has no bigint: tagged, so `5n` and `"5"` never share a key. */
-function bigintsTagged (_key: string, value: unknown): unknown {
-  return typeof value === 'bigint' ? { bigint: value.toString() } : value
 }

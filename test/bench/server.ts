@@ -1,6 +1,7 @@
 // One server under test in its own process (forked by the suite): argv[2] names it, BENCH_DATABASE
 // and BENCH_KEY configure it. It listens on loopback and tells the parent its port over IPC.
 import type { FastifyInstance } from 'fastify'
+import { MEBIBYTE } from '../../src/config.js'
 import { boundHeapGrowth, HEAP_GROWING_DEFAULT_PERCENT } from '../../src/heap.js'
 import { gatewayServer } from './servers/gateway.js'
 import { gatewayCoreServer } from './servers/gateway-core.js'
@@ -21,7 +22,7 @@ interface Running {
 async function main (): Promise<void> {
   const kind = process.argv[2] as ServerKind
   const cache = process.env.RESPONSE_CACHE_MB
-  const options: ServerOptions = { databasePath: required('BENCH_DATABASE'), key: required('BENCH_KEY'), timeZone: process.env.BENCH_TIME_ZONE ?? 'UTC', ...(cache === undefined ? {} : { responseCacheBytes: Number(cache) * 1024 * 1024 }) }
+  const options: ServerOptions = { databasePath: required('BENCH_DATABASE'), key: required('BENCH_KEY'), timeZone: process.env.BENCH_TIME_ZONE ?? 'UTC', ...(cache === undefined ? {} : { responseCacheBytes: Number(cache) * MEBIBYTE }) }
   // The gateway as it ships: its process bounds the old generation's growth as src/server.ts does.
   if (kind === 'gateway' || kind === 'gateway-core') boundHeapGrowth(Number(process.env.HEAP_GROWING_PERCENT ?? HEAP_GROWING_DEFAULT_PERCENT))
   const running = await start(kind, options)

@@ -1,6 +1,6 @@
 // The count cache on its own: totals remembered per version, shared while in flight, bounded.
 import t from 'tap'
-import { countKey, versionedCountCache } from '../../../src/store/count-cache.js'
+import { versionedCountCache } from '../../../src/store/count-cache.js'
 
 /** A version the test moves by hand, and a COUNT that says how often it ran. */
 function harness (maxEntries?: number) {
@@ -78,12 +78,4 @@ t.test('maxEntries must be a positive integer', async (t) => {
   for (const maxEntries of [0, -1, 1.5]) {
     t.throws(() => versionedCountCache({ version: async () => 1, maxEntries }), RangeError, String(maxEntries))
   }
-})
-
-t.test('a key holds the SQL and the parameters, types told apart', async (t) => {
-  t.equal(countKey('select 1', [1, 'a']), countKey('select 1', [1, 'a']))
-  t.not(countKey('select 1', [1]), countKey('select 2', [1]))
-  t.not(countKey('select 1', [1]), countKey('select 1', ['1']))
-  t.not(countKey('select 1', [5n]), countKey('select 1', ['5']))
-  t.not(countKey('select 1', [5n]), countKey('select 1', [6n]))
 })
