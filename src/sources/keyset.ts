@@ -4,9 +4,9 @@
 // and arguments included), the key at every `every`-th position is read once, in one pass that
 // returns only those keys (the anchors), and a page starts at the anchor at or before its offset,
 // skipping fewer than `every` rows. Offsets, page numbers and envelopes stay as they are.
-import { sql, type CompiledQuery, type Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import { versionedMemo } from '../store/count-cache.js'
-import type { AnyQuery, QueryShape } from './shapes.js'
+import { rowsOf, type AnyQuery, type QueryShape } from './shapes.js'
 import { template, type Template } from './template.js'
 
 export interface KeysetOptions {
@@ -26,11 +26,6 @@ const KEPT_ANCHORS = 64
 
 /** Reads `limit` rows of a query from `offset`, in its order. */
 export type Slicer = <Row>(shape: QueryShape<Row>, offset: number, limit: number) => Promise<Row[]>
-
-/** The rows a compiled query selects. */
-export async function rowsOf<Row> (db: Kysely<any>, query: CompiledQuery<Row>): Promise<Row[]> {
-  return (await db.executeQuery(query)).rows
-}
 
 /** A slicer that seeks from anchors kept per `version` of the data (the store's, read on every deep page). */
 export function keysetSlicer (db: Kysely<any>, options: KeysetOptions, version: () => Promise<string>): Slicer {

@@ -7,8 +7,8 @@ import { sql, type Kysely } from 'kysely'
 import { uncachedCounts, type CountCache } from '../store/count-cache.js'
 import type { Store } from '../store/store.js'
 import { valueKey } from '../value-key.js'
-import { keysetSlicer, rowsOf, type KeysetOptions, type Slicer } from './keyset.js'
-import { perArguments, queryShape, type AnyQuery } from './shapes.js'
+import { keysetSlicer, type KeysetOptions, type Slicer } from './keyset.js'
+import { perArguments, queryShape, rowsOf, type AnyQuery } from './shapes.js'
 import type { Condition, ListSource, RecordSource } from './source.js'
 
 export interface KyselySourceOptions<Row, Out> {

@@ -2,7 +2,7 @@
 // request for a page would otherwise build the query, apply its filters and compile it again, only
 // to send the store the SQL it sent last time; most requests of a mount share a handful of
 // arguments (often none at all), so their shapes are kept, a bounded number of them.
-import type { SelectQueryBuilder } from 'kysely'
+import type { CompiledQuery, Kysely, SelectQueryBuilder } from 'kysely'
 import { valueKey } from '../value-key.js'
 import type { Condition } from './source.js'
 import { template, type Template } from './template.js'
@@ -25,6 +25,11 @@ export interface QueryShape<Row> {
 export function queryShape<Row> (query: AnyQuery<Row>): QueryShape<Row> {
   const { sql, parameters } = query.compile()
   return { query, key: valueKey(sql, parameters), page: template(2, (limit, offset) => query.limit(limit).offset(offset)) }
+}
+
+/** The rows a compiled query selects. */
+export async function rowsOf<Row> (db: Kysely<any>, query: CompiledQuery<Row>): Promise<Row[]> {
+  return (await db.executeQuery(query)).rows
 }
 
 /**
