@@ -2,12 +2,13 @@
 // editors complete and check what the gateway accepts; `npm run schema` writes it.
 import { spawnSync } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
-import { fileURLToPath } from 'node:url'
+import { pathToFileURL } from 'node:url'
 import { Ajv } from 'ajv'
 import t from 'tap'
+import { codePath, NODE_ARGS, ROOT } from '../helpers/paths.js'
 import { renderSchema, SCHEMA_PATH } from '../../src/scripts/declaration-schema.js'
 
-const root = new URL('../../', import.meta.url)
+const root = pathToFileURL(ROOT)
 
 t.test('the committed schema is the one the gateway checks files against', async (t) => {
   const committed = await readFile(new URL(SCHEMA_PATH, root), 'utf8').catch(() => '(missing)')
@@ -27,8 +28,8 @@ t.test('it is a draft-07 schema an editor can read, and the example files satisf
 
 t.test('the script writes the schema where it is committed, from the working directory', async (t) => {
   const dir = t.testdir()
-  const script = fileURLToPath(new URL('src/scripts/write-declaration-schema.ts', root))
-  const run = spawnSync(process.execPath, [...process.execArgv, script], { cwd: dir, encoding: 'utf8' })
+  const script = codePath('src/scripts/write-declaration-schema')
+  const run = spawnSync(process.execPath, [...NODE_ARGS, script], { cwd: dir, encoding: 'utf8' })
   t.equal(run.status, 0, run.stderr)
   t.match(run.stdout, `Wrote ${SCHEMA_PATH}.`)
   t.equal(await readFile(new URL(SCHEMA_PATH, `file://${dir}/`), 'utf8'), renderSchema())

@@ -1,14 +1,16 @@
 // docs/declaration-file.md walks from an empty file to a served table: the files it shows are the
 // files served here, built only from what src/index.ts exports, and they answer as the page says.
 import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import Fastify from 'fastify'
 import fp from 'fastify-plugin'
 import type { Kysely } from 'kysely'
 import t from 'tap'
 import { declaredApp, loadDeclarationFile, serverOptions } from '../../src/index.js'
+import { ROOT } from '../helpers/paths.js'
 
 const KEY = 'my-long-key-0123456789'
-const page = await readFile(new URL('../../docs/declaration-file.md', import.meta.url), 'utf8')
+const page = await readFile(join(ROOT, 'docs/declaration-file.md'), 'utf8')
 
 /** The first JSON block after `heading`. */
 function jsonAfter (heading: string): string {

@@ -1,8 +1,8 @@
-// The real server process (src/server.ts), as `npm start` runs it, on a free port.
+// The real server process (src/server), as `npm start` runs it, on a free port.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { EventEmitter, once } from 'node:events'
-import { join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { codePath, NODE_ARGS, ROOT } from './paths.js'
 
 export interface RunningServer {
   readonly url: string
@@ -14,9 +14,6 @@ export interface RunningServer {
   /** Resolves with the first log entry (so far or to come) whose message matches. */
   logged: (message: RegExp) => Promise<Record<string, unknown>>
 }
-
-const ROOT = join(import.meta.dirname, '..', '..')
-const TS_LOADER = '--import=@tapjs/typescript/import'
 
 /** Spawns the server (with `args` after it on the command line); resolves once it listens, or rejects with what it printed. */
 export async function startServer (env: Record<string, string>, args: readonly string[] = []): Promise<RunningServer> {
@@ -58,9 +55,9 @@ export async function runServer (env: Record<string, string>, args: readonly str
 }
 
 function spawnServer (env: Record<string, string>, args: readonly string[]): { child: ChildProcess, logs: Array<Record<string, unknown>>, stderr: string[] } {
-  const child = spawn(process.execPath, [TS_LOADER, join(ROOT, 'src', 'server.ts'), ...args], {
+  const child = spawn(process.execPath, [...NODE_ARGS, codePath('src/server'), ...args], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', TS_NODE_TRANSPILE_ONLY: '1', ...env },
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   const stderr: string[] = []

@@ -2,14 +2,15 @@
 // or a description shows up in review; `npm run openapi` writes it.
 import { spawnSync } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
-import { fileURLToPath } from 'node:url'
+import { pathToFileURL } from 'node:url'
 import t from 'tap'
+import { codePath, NODE_ARGS, ROOT } from '../helpers/paths.js'
 import { DOCUMENT_PATH, openApiDocument, renderDocument } from '../../src/scripts/openapi-document.js'
 
 // Three builds of the app and a child process: more than tap's default 30 s on a busy machine.
 t.setTimeout(120_000)
 
-const root = new URL('../../', import.meta.url)
+const root = pathToFileURL(ROOT)
 const STALE = `${DOCUMENT_PATH} is stale: run \`npm run openapi\` and commit the result.`
 
 t.test('the committed document is the one the app generates', async (t) => {
@@ -22,7 +23,7 @@ t.test('the committed document is the one the app generates', async (t) => {
 
 t.test('the document does not depend on the machine', async (t) => {
   const generated = renderDocument(await openApiDocument())
-  t.notMatch(generated, fileURLToPath(root), 'no absolute path')
+  t.notMatch(generated, ROOT, 'no absolute path')
   t.notMatch(generated, 'openapi-document-key', 'no key')
   t.ok(generated.endsWith('}\n'), 'ends with a newline')
   t.equal(renderDocument(await openApiDocument()), generated, 'two builds agree')
@@ -30,9 +31,8 @@ t.test('the document does not depend on the machine', async (t) => {
 
 t.test('the script writes the document where it is committed, from the working directory', async (t) => {
   const dir = t.testdir()
-  const script = fileURLToPath(new URL('src/scripts/write-openapi.ts', root))
-  // The test's own loader flags, so the child runs the TypeScript source as this process does.
-  const run = spawnSync(process.execPath, [...process.execArgv, script], { cwd: dir, encoding: 'utf8', env: { ...process.env, TZ: 'Pacific/Kiritimati' } })
+  const script = codePath('src/scripts/write-openapi')
+  const run = spawnSync(process.execPath, [...NODE_ARGS, script], { cwd: dir, encoding: 'utf8', env: { ...process.env, TZ: 'Pacific/Kiritimati' } })
   t.equal(run.status, 0, run.stderr)
   t.match(run.stdout, `Wrote ${DOCUMENT_PATH}.`)
   const written = await readFile(new URL(DOCUMENT_PATH, `file://${dir}/`), 'utf8')

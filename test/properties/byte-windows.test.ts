@@ -8,10 +8,11 @@ import t from 'tap'
 import Type from 'typebox'
 import { bufferContent, gateway, serverOptions, unrestricted, type ByteSource } from '../../src/index.js'
 import { documentedResponses, mediaTypeOf, type OpenApiDocument } from '../helpers/openapi.js'
+import { propertyRuns, propertySeed } from '../helpers/fast-check.js'
 
 const CEILING = 64
-const SEED = Number(process.env.FC_SEED ?? 7_2026)
-const NUM_RUNS = Number(process.env.FC_RUNS ?? 150)
+const SEED = propertySeed(7_2026)
+const NUM_RUNS = propertyRuns(150)
 
 t.comment(`fast-check seed ${SEED} (FC_SEED), ${NUM_RUNS} runs of the first property (FC_RUNS)`)
 

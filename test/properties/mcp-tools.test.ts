@@ -14,9 +14,10 @@ import { PLAIN_MEDIA_TYPE } from '../../src/audience.js'
 import { createAjv } from '../helpers/ajv.js'
 import { AGENT, buildApp, KEY } from '../helpers/app.js'
 import { hiddenFieldsOf, hiddenKeysIn, undeclaredKeys } from './agent-bodies.js'
+import { propertyRuns, propertySeed } from '../helpers/fast-check.js'
 
-const SEED = Number(process.env.FC_SEED ?? 7_2026)
-const NUM_RUNS = Number(process.env.FC_RUNS ?? 100)
+const SEED = propertySeed(7_2026)
+const NUM_RUNS = propertyRuns(100)
 
 /** As in routes.test.ts: the mounts whose overrides change what an agent sees. */
 const MOUNT_OVERRIDES: Readonly<Record<string, Readonly<Record<string, Marking>>>> = {

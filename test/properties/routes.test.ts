@@ -12,10 +12,11 @@ import { AUTH, buildApp, KEY } from '../helpers/app.js'
 import { documentedResponses, mediaTypeOf, type DocumentedOperation, type OpenApiDocument } from '../helpers/openapi.js'
 import { compareWithPlain, hiddenFieldsOf, hiddenKeysIn, undeclaredKeys, type HiddenFields } from './agent-bodies.js'
 import { oddValueRequestFor, requestFor, wellFormedRequestFor, type GeneratedRequest, type RequestSettings } from './requests.js'
+import { propertyRuns, propertySeed } from '../helpers/fast-check.js'
 
 /** Fixed, so a run is repeatable; a failure prints it with the path to its counterexample. */
-const SEED = Number(process.env.FC_SEED ?? 7_2026)
-const NUM_RUNS = Number(process.env.FC_RUNS ?? 200)
+const SEED = propertySeed(7_2026)
+const NUM_RUNS = propertyRuns(200)
 
 /**
  * Mounts whose overrides change what an agent sees, as routes/ mounts them: the declaration's own

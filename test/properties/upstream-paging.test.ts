@@ -9,9 +9,10 @@ import { Product, PRODUCT_FIELDS } from '../../routes/products/product.js'
 import { compileMount, cursorPaging, offsetPaging, pageLinkPaging, singlePaging, unrestricted, upstreamClient, upstreamList, type UpstreamPaging } from '../../src/index.js'
 import { productAt, startDemoUpstream } from '../../src/demo/upstream.js'
 import { createAjv } from '../helpers/ajv.js'
+import { propertyRuns, propertySeed } from '../helpers/fast-check.js'
 
-const SEED = Number(process.env.FC_SEED ?? 7_2026)
-const NUM_RUNS = Number(process.env.FC_RUNS ?? 60)
+const SEED = propertySeed(7_2026)
+const NUM_RUNS = propertyRuns(60)
 const ROWS = 97
 const CEILING = 30
 

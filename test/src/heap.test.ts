@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process'
 import t from 'tap'
+import { codeUrl, NODE_ARGS } from '../helpers/paths.js'
 
 t.test('a percent sets V8\'s heap growing factor for the process; 0 leaves V8\'s own rule', async (t) => {
   const flags: string[] = []
-  const { boundHeapGrowth, HEAP_GROWING_DEFAULT_PERCENT } = await t.mockImport<typeof import('../../src/heap.js')>('../../src/heap.js', {
+  const { boundHeapGrowth, HEAP_GROWING_DEFAULT_PERCENT } = await t.mockImport<typeof import('../../src/heap.js')>(codeUrl('src/heap'), {
     'node:v8': { setFlagsFromString: (flag: string) => { flags.push(flag) } }
   })
   boundHeapGrowth(HEAP_GROWING_DEFAULT_PERCENT)
@@ -14,8 +15,8 @@ t.test('a percent sets V8\'s heap growing factor for the process; 0 leaves V8\'s
 
 t.test('the flag is one this V8 knows: set in a process of its own, it is accepted without a word', async (t) => {
   // V8 writes `Error: unrecognized flag` for a flag it does not know, and goes on.
-  const script = "import('./src/heap.ts').then(({ boundHeapGrowth }) => { boundHeapGrowth(50); console.log('set') })"
-  const { stdout, stderr, status } = spawnSync(process.execPath, [...process.execArgv, '--input-type=module', '-e', script], { encoding: 'utf8' })
+  const script = `import(${JSON.stringify(codeUrl('src/heap'))}).then(({ boundHeapGrowth }) => { boundHeapGrowth(50); console.log('set') })`
+  const { stdout, stderr, status } = spawnSync(process.execPath, [...NODE_ARGS, '--input-type=module', '-e', script], { encoding: 'utf8' })
   t.equal(status, 0)
   t.equal(stdout, 'set\n')
   t.equal(stderr, '')

@@ -1,10 +1,13 @@
 // The library face: a resource of one's own (test/fixtures/tasks.ts, the example the docs show),
 // built only from what src/index.ts exports, served both ways and published in the document.
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import Fastify from 'fastify'
 import t from 'tap'
 import { AGENT_MEDIA_TYPE, gateway, serverOptions } from '../../src/index.js'
 import tasks, { setUpTasks } from '../fixtures/tasks.js'
 import { documentedResponses, mediaTypeOf, type OpenApiDocument } from '../helpers/openapi.js'
+import { ROOT } from '../helpers/paths.js'
 
 const KEY = 'a-key-of-my-own-0123456789'
 const app = Fastify({ ...serverOptions('silent'), logger: false })
@@ -63,9 +66,8 @@ t.test('the document publishes both variants under the record\'s names', async (
 })
 
 t.test('docs/your-own-resource.md quotes the example as it is', async (t) => {
-  const { readFile } = await import('node:fs/promises')
-  const example = await readFile(new URL('../fixtures/tasks.ts', import.meta.url), 'utf8')
-  const docs = await readFile(new URL('../../docs/your-own-resource.md', import.meta.url), 'utf8')
+  const example = await readFile(join(ROOT, 'test/fixtures/tasks.ts'), 'utf8')
+  const docs = await readFile(join(ROOT, 'docs/your-own-resource.md'), 'utf8')
   const body = example.split('\n').slice(2).join('\n').replace('from \'../../src/index.js\'', 'from \'audience-gateway\'').trim()
   t.ok(docs.includes(body), 'the docs show test/fixtures/tasks.ts, importing the package')
 })

@@ -5,10 +5,11 @@ import t from 'tap'
 import { IANAZone, Settings } from 'luxon'
 import { dateTimeRenderer, formatDateTime } from '../../src/time.js'
 import { luxonRenderer } from '../helpers/luxon-renderer.js'
+import { propertyRuns, propertySeed } from '../helpers/fast-check.js'
 
 /** Fixed, so a run is repeatable; a failure prints it with the path to its counterexample. */
-const SEED = Number(process.env.FC_SEED ?? 2026_12)
-const NUM_RUNS = Number(process.env.FC_RUNS ?? 2000)
+const SEED = propertySeed(2026_12)
+const NUM_RUNS = propertyRuns(2000)
 
 /** Daylight saving both ways, half-hour and 45-minute offsets, mean times, a skipped day, a negative DST. */
 const ZONES = [

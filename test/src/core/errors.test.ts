@@ -1,9 +1,11 @@
 // The registry is what every problem, every published response and the docs derive from: each code
 // has a status, a title, a type and a line in docs/errors.md, and its constructor raises it.
 import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import t from 'tap'
 import { isProblemCode, problem, PROBLEM_KINDS, problemType, type ProblemCode } from '../../../src/core/errors.js'
 import { problemOf } from '../../../src/core/problem.js'
+import { ROOT } from '../../helpers/paths.js'
 
 const CODES = Object.keys(PROBLEM_KINDS) as ProblemCode[]
 
@@ -39,7 +41,7 @@ t.test('what problem() raises for a code becomes that code\'s problem, its detai
 })
 
 t.test('every code has its line in docs/errors.md, with its status, title and type', async (t) => {
-  const docs = await readFile(new URL('../../../docs/errors.md', import.meta.url), 'utf8')
+  const docs = await readFile(join(ROOT, 'docs/errors.md'), 'utf8')
   for (const code of CODES) {
     const line = docs.split('\n').find((row) => row.startsWith(`| \`${code}\` |`))
     if (line === undefined) {

@@ -4,18 +4,16 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { get as httpGet } from 'node:http'
 import { connect } from 'node:net'
-import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import LinkHeader from 'http-link-header'
 import t, { type Test } from 'tap'
 import { DEMO_UPSTREAM_PORT, demoUpstreamPort, FAULT_DEFAULTS, REQUEST_LOG_SIZE, productAt, startDemoUpstream, type DemoUpstream, type DemoUpstreamOptions, type UpstreamProduct } from '../../../src/demo/upstream.js'
+import { codePath, NODE_ARGS, ROOT } from '../../helpers/paths.js'
 import { until } from '../../helpers/until.js'
 
-// Three tests start the upstream as a process that compiles its TypeScript first: slow on a busy
-// machine. Nothing here waits on a clock; this only bounds a hang.
+// Three tests start the upstream as a process: slow on a busy machine. Nothing here waits on a
+// clock; this only bounds a hang.
 t.setTimeout(180_000)
-
-const ROOT = join(import.meta.dirname, '..', '..', '..')
 
 /** A fresh upstream, closed when the test ends. */
 async function start (t: Test, options: DemoUpstreamOptions = {}): Promise<DemoUpstream> {
@@ -366,9 +364,9 @@ t.test('the request log: every data request, the latest 100 with their headers, 
 })
 
 t.test('the process: configured from the environment, closed by SIGTERM', async (t) => {
-  const child = spawn(process.execPath, ['--import=@tapjs/typescript/import', join(ROOT, 'src', 'demo', 'upstream-server.ts')], {
+  const child = spawn(process.execPath, [...NODE_ARGS, codePath('src/demo/upstream-server')], {
     cwd: ROOT,
-    env: { ...process.env, TS_NODE_TRANSPILE_ONLY: '1', UPSTREAM_PORT: '0', UPSTREAM_ROWS: undefined, UPSTREAM_HOST: undefined, UPSTREAM_TOKEN: 'tok' },
+    env: { ...process.env, UPSTREAM_PORT: '0', UPSTREAM_ROWS: undefined, UPSTREAM_HOST: undefined, UPSTREAM_TOKEN: 'tok' },
     stdio: ['ignore', 'pipe', 'inherit']
   })
   t.teardown(() => { child.kill('SIGKILL') })
@@ -384,9 +382,9 @@ t.test('the process: configured from the environment, closed by SIGTERM', async 
 })
 
 t.test('the process refuses a variable that is not a whole number', async (t) => {
-  const child = spawn(process.execPath, ['--import=@tapjs/typescript/import', join(ROOT, 'src', 'demo', 'upstream-server.ts')], {
+  const child = spawn(process.execPath, [...NODE_ARGS, codePath('src/demo/upstream-server')], {
     cwd: ROOT,
-    env: { ...process.env, TS_NODE_TRANSPILE_ONLY: '1', UPSTREAM_PORT: '0', UPSTREAM_ROWS: 'many', UPSTREAM_TOKEN: '' },
+    env: { ...process.env, UPSTREAM_PORT: '0', UPSTREAM_ROWS: 'many', UPSTREAM_TOKEN: '' },
     stdio: ['ignore', 'ignore', 'pipe']
   })
   let stderr = ''
@@ -403,9 +401,9 @@ t.test('UPSTREAM_PORT: 4010 when unset, a port number, or a refusal naming it', 
 })
 
 t.test('the process refuses a port that is not one', async (t) => {
-  const child = spawn(process.execPath, ['--import=@tapjs/typescript/import', join(ROOT, 'src', 'demo', 'upstream-server.ts')], {
+  const child = spawn(process.execPath, [...NODE_ARGS, codePath('src/demo/upstream-server')], {
     cwd: ROOT,
-    env: { ...process.env, TS_NODE_TRANSPILE_ONLY: '1', UPSTREAM_ROWS: '5', UPSTREAM_PORT: '99999' },
+    env: { ...process.env, UPSTREAM_ROWS: '5', UPSTREAM_PORT: '99999' },
     stdio: ['ignore', 'ignore', 'pipe']
   })
   let stderr = ''

@@ -5,17 +5,17 @@ import { once } from 'node:events'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import t from 'tap'
+import { codePath, NODE_ARGS, ROOT } from '../../helpers/paths.js'
 
-const ROOT = join(import.meta.dirname, '..', '..', '..')
-const ENTRY = join(ROOT, 'src', 'demo', 'with-upstream.ts')
+const ENTRY = codePath('src/demo/with-upstream')
 
-// Two processes compile the TypeScript they run: slow on a busy machine, and nothing here waits on a clock.
+// Two processes each: slow on a busy machine, and nothing here waits on a clock.
 t.setTimeout(300_000)
 
 t.test('starts both, shows a plain and an agent call, and stops both on SIGTERM', async (t) => {
-  const child = spawn(process.execPath, ['--import=@tapjs/typescript/import', ENTRY], {
+  const child = spawn(process.execPath, [...NODE_ARGS, ENTRY], {
     cwd: ROOT,
-    env: { ...process.env, TS_NODE_TRANSPILE_ONLY: '1', UPSTREAM_PORT: '0', PORT: '0', API_KEYS: 'demo-key-0123456789abcdef', DATABASE_URL: join(t.testdir(), 'catalogue.sqlite'), SHUTDOWN_DRAIN_SECONDS: '0' },
+    env: { ...process.env, UPSTREAM_PORT: '0', PORT: '0', API_KEYS: 'demo-key-0123456789abcdef', DATABASE_URL: join(t.testdir(), 'catalogue.sqlite'), SHUTDOWN_DRAIN_SECONDS: '0' },
     stdio: ['ignore', 'pipe', 'inherit']
   })
   t.teardown(() => { child.kill('SIGKILL') })
@@ -37,9 +37,9 @@ t.test('starts both, shows a plain and an agent call, and stops both on SIGTERM'
 })
 
 t.test('a gateway that dies ends the demo as a failure, and the upstream with it', async (t) => {
-  const child = spawn(process.execPath, ['--import=@tapjs/typescript/import', ENTRY], {
+  const child = spawn(process.execPath, [...NODE_ARGS, ENTRY], {
     cwd: ROOT,
-    env: { ...process.env, TS_NODE_TRANSPILE_ONLY: '1', UPSTREAM_PORT: '0', PORT: '0', API_KEYS: 'demo-key-0123456789abcdef', DATABASE_URL: join(t.testdir(), 'catalogue.sqlite') },
+    env: { ...process.env, UPSTREAM_PORT: '0', PORT: '0', API_KEYS: 'demo-key-0123456789abcdef', DATABASE_URL: join(t.testdir(), 'catalogue.sqlite') },
     stdio: ['ignore', 'pipe', 'inherit']
   })
   t.teardown(() => { child.kill('SIGKILL') })
@@ -57,9 +57,9 @@ t.test('a gateway that dies ends the demo as a failure, and the upstream with it
 })
 
 t.test('a gateway that cannot start ends the demo as a failure, saying why', async (t) => {
-  const child = spawn(process.execPath, ['--import=@tapjs/typescript/import', ENTRY], {
+  const child = spawn(process.execPath, [...NODE_ARGS, ENTRY], {
     cwd: ROOT,
-    env: { ...process.env, TS_NODE_TRANSPILE_ONLY: '1', UPSTREAM_PORT: '0', PORT: 'http' },
+    env: { ...process.env, UPSTREAM_PORT: '0', PORT: 'http' },
     stdio: ['ignore', 'ignore', 'pipe']
   })
   t.teardown(() => { child.kill('SIGKILL') })
@@ -70,9 +70,9 @@ t.test('a gateway that cannot start ends the demo as a failure, saying why', asy
 })
 
 t.test('a port that is not one stops it with one line', async (t) => {
-  const child = spawn(process.execPath, ['--import=@tapjs/typescript/import', ENTRY], {
+  const child = spawn(process.execPath, [...NODE_ARGS, ENTRY], {
     cwd: ROOT,
-    env: { ...process.env, TS_NODE_TRANSPILE_ONLY: '1', UPSTREAM_PORT: 'x' },
+    env: { ...process.env, UPSTREAM_PORT: 'x' },
     stdio: ['ignore', 'ignore', 'pipe']
   })
   let stderr = ''

@@ -12,10 +12,11 @@ import { Marking, type RecordDeclaration } from '../../../src/declare/index.js'
 import { projectSchema, buildProjection, projectPayload, type JsonSchema, type Projection } from '../../../src/projection/index.js'
 import { createAjv } from '../../helpers/ajv.js'
 import { deepFreeze } from '../../helpers/freeze.js'
+import { propertyRuns, propertySeed } from '../../helpers/fast-check.js'
 
 /** Fixed, so a run is repeatable; a failure prints it with the path to its counterexample. */
-const SEED = Number(process.env.FC_SEED ?? 7_2026)
-const NUM_RUNS = Number(process.env.FC_RUNS ?? 200)
+const SEED = propertySeed(7_2026)
+const NUM_RUNS = propertyRuns(200)
 
 const HANDLE_DESCRIPTION = 'An identifier to pass to other tools. Never read it out.'
 /** Zones with odd offsets and daylight saving, where a timestamp is most likely to go wrong. */

@@ -7,11 +7,12 @@ import { kyselySource } from '../../../src/sources/index.js'
 import { keysetSlicer } from '../../../src/sources/keyset.js'
 import { openStore, type Store } from '../../../src/store/index.js'
 import { freshSchema, needs } from '../../helpers/services.js'
+import { propertyRuns, propertySeed } from '../../helpers/fast-check.js'
 
 type Tables = { numbered: { id: number, parity: string } }
 
-const SEED = Number(process.env.FC_SEED ?? 7_2026)
-const NUM_RUNS = Number(process.env.FC_RUNS ?? 150)
+const SEED = propertySeed(7_2026)
+const NUM_RUNS = propertyRuns(150)
 const ROWS = 2_500
 const EVERY = 100
 

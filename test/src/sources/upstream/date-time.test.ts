@@ -6,9 +6,10 @@ import t from 'tap'
 import { isDateTime } from '../../../../src/sources/upstream/date-time.js'
 import { rowReader } from '../../../../src/sources/upstream/rows.js'
 import Type from 'typebox'
+import { propertyRuns, propertySeed } from '../../../helpers/fast-check.js'
 
-const SEED = Number(process.env.FC_SEED ?? 7_2026)
-const NUM_RUNS = Number(process.env.FC_RUNS ?? 20_000)
+const SEED = propertySeed(7_2026)
+const NUM_RUNS = propertyRuns(20_000)
 const theirs = (fullFormats['date-time'] as { validate: (text: string) => boolean }).validate
 
 const EDGES = [
