@@ -12,8 +12,11 @@ import { setFlagsFromString } from 'node:v8'
  */
 export const HEAP_GROWING_DEFAULT_PERCENT = 100
 
-/** Bounds this process's old-generation growth to `percent` of the live size; 0 leaves V8's own rule. */
-export function boundHeapGrowth (percent: number): void {
+/**
+ * Bounds this process's old-generation growth to `percent` of the live size; 0 leaves V8's own rule.
+ * `setFlags` is V8's own setter, and a recorder in tests.
+ */
+export function boundHeapGrowth (percent: number, setFlags: (flags: string) => void = setFlagsFromString): void {
   // Read by V8 each time it sets the next collection's limit, so it applies from the next one on.
-  if (percent > 0) setFlagsFromString(`--heap-growing-percent=${percent}`)
+  if (percent > 0) setFlags(`--heap-growing-percent=${percent}`)
 }

@@ -1,15 +1,14 @@
 import { spawnSync } from 'node:child_process'
 import t from 'tap'
+import { boundHeapGrowth, HEAP_GROWING_DEFAULT_PERCENT } from '../../src/heap.js'
 import { codeUrl, NODE_ARGS } from '../helpers/paths.js'
 
 t.test('a percent sets V8\'s heap growing factor for the process; 0 leaves V8\'s own rule', async (t) => {
   const flags: string[] = []
-  const { boundHeapGrowth, HEAP_GROWING_DEFAULT_PERCENT } = await t.mockImport<typeof import('../../src/heap.js')>(codeUrl('src/heap'), {
-    'node:v8': { setFlagsFromString: (flag: string) => { flags.push(flag) } }
-  })
-  boundHeapGrowth(HEAP_GROWING_DEFAULT_PERCENT)
-  boundHeapGrowth(0)
-  boundHeapGrowth(20)
+  const record = (flag: string): void => { flags.push(flag) }
+  boundHeapGrowth(HEAP_GROWING_DEFAULT_PERCENT, record)
+  boundHeapGrowth(0, record)
+  boundHeapGrowth(20, record)
   t.strictSame(flags, ['--heap-growing-percent=100', '--heap-growing-percent=20'])
 })
 
