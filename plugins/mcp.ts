@@ -75,11 +75,13 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
             return await reply.code(response.status).headers(Object.fromEntries(response.headers)).send(Buffer.from(await response.arrayBuffer()))
           }
         }
-        // The SDK's own entry for the rest: the newer revision, and GET and DELETE (405).
+        // The SDK's own entry for the rest: the newer revision, and GET, HEAD and DELETE (405).
         // A client gone is an exchange abandoned: the SDK stops what it was doing for it.
         const abort = new AbortController()
         reply.raw.once('close', () => { abort.abort() })
         const response = await handler.fetch(webRequest(request, abort.signal), { parsedBody: request.body, authInfo: callerInfo(request) })
+        // Fastify answers a HEAD by measuring the GET's body, which it cannot do with a Response.
+        if (request.method === 'HEAD') return await reply.code(response.status).headers(Object.fromEntries(response.headers)).send(Buffer.from(await response.arrayBuffer()))
         return await reply.send(response)
       }
     })
@@ -185,14 +187,18 @@ function checkDoors (request: FastifyRequest, options: McpOptions): void {
  */
 const PROTOCOL_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-session-id', 'last-event-id'] as const
 
-/** The request as the SDK reads it: method, URL and the protocol's headers. */
+/**
+ * The request as the SDK reads it: method, URL and the protocol's headers. A HEAD (which Fastify
+ * serves beside every GET) is read as the GET it stands for, so it is refused as a GET is, and
+ * Fastify sends its answer without the body.
+ */
 function webRequest (request: FastifyRequest, signal?: AbortSignal): Request {
   const headers: Record<string, string> = {}
   for (const name of PROTOCOL_HEADERS) {
     const value = request.headers[name]
     if (typeof value === 'string') headers[name] = value
   }
-  return new Request(`http://${request.host}${request.url}`, { method: request.method, headers, signal })
+  return new Request(`http://${request.host}${request.url}`, { method: request.method === 'HEAD' ? 'GET' : request.method, headers, signal })
 }
 
 /** A JSON-RPC request as read from the body, when it is one. */
