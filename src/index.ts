@@ -28,7 +28,7 @@ export {
   type ByteContent, type ByteSource, type Condition, type ConditionOp, type KyselySourceOptions, type ListSource, type RecordSource, type TextSource, type WindowRead, type WindowSource
 } from './sources/index.js'
 export {
-  cursorPaging, offsetPaging, pageLinkPaging, singlePaging, upstreamClient, upstreamList, upstreamRecord,
+  cursorPaging, DOT_SEGMENT, offsetPaging, pageLinkPaging, pathSegment, singlePaging, upstreamClient, upstreamList, upstreamPath, upstreamRecord,
   type CursorPagingOptions, type FieldPaths, type OffsetPagingOptions, type PageLinkOptions, type UpstreamClient, type UpstreamFilters, type UpstreamListOptions,
   type UpstreamOptions, type UpstreamPaging, type UpstreamRecordOptions
 } from './sources/upstream/index.js'

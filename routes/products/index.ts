@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify'
 import Type from 'typebox'
 import { unrestricted } from '../../src/permissions.js'
-import { pageLinkPaging, upstreamClient, upstreamList, upstreamRecord, type UpstreamOptions } from '../../src/sources/upstream/index.js'
+import { pageLinkPaging, pathSegment, upstreamClient, upstreamList, upstreamRecord, type UpstreamOptions } from '../../src/sources/upstream/index.js'
 import { Product, PRODUCT_FIELDS } from './product.js'
 
 export interface ProductsOptions {
@@ -13,7 +13,7 @@ export interface ProductsOptions {
 }
 
 export default async function products (app: FastifyInstance, options: ProductsOptions): Promise<void> {
-  const client = upstreamClient({ ...options.upstream, log: app.log, observer: app.metrics.upstream })
+  const client = upstreamClient({ name: 'catalogue', ...options.upstream, log: app.log, observer: app.metrics.upstream })
   app.addHook('onClose', async () => { await client.close() })
   const read = { client, declaration: Product, fields: PRODUCT_FIELDS, log: app.log }
   app.mount({
@@ -37,7 +37,7 @@ export default async function products (app: FastifyInstance, options: ProductsO
     tags: ['products'],
     declaration: Product,
     params: Type.Object({ sku: Type.String({ pattern: '^[A-Za-z0-9-]{1,40}$', description: 'The product\'s SKU, e.g. SKU-00001.' }) }),
-    source: upstreamRecord({ ...read, path: ({ sku }: { sku: string }) => `/products/${encodeURIComponent(sku)}` }),
+    source: upstreamRecord({ ...read, path: ({ sku }: { sku: string }) => `/products/${pathSegment('sku', sku)}` }),
     permissions: [unrestricted]
   })
 }

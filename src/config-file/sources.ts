@@ -8,7 +8,7 @@ import { recordBytesSource } from '../sources/bytes.js'
 import type { ByteSource, ListSource, RecordSource, TextSource, WindowSource } from '../sources/source.js'
 import { recordTextSource } from '../sources/text.js'
 import {
-  cursorPaging, offsetPaging, pageLinkPaging, singlePaging, upstreamList, upstreamRecord, type UpstreamClient, type UpstreamPaging
+  cursorPaging, offsetPaging, pageLinkPaging, singlePaging, upstreamList, upstreamPath, upstreamRecord, type UpstreamClient, type UpstreamPaging
 } from '../sources/upstream/index.js'
 import type { Store } from '../store/store.js'
 import type { Issue } from './errors.js'
@@ -149,8 +149,7 @@ export function upstreamSource (declared: UpstreamSourceDeclaration, reading: Re
     if (declared.paging !== undefined) {
       return { list: upstreamList({ ...common, path: declared.path, paging: pagingOf(declared.paging), maxRows: declared.maxRows }) }
     }
-    const path = (args: Record<string, unknown>): string => declared.path.replace(/\{([^}]*)\}/g, (_, name: string) => encodeURIComponent(String(args[name])))
-    return { record: upstreamRecord({ ...common, path, item: declared.item }) }
+    return { record: upstreamRecord({ ...common, path: upstreamPath(declared.path), item: declared.item }) }
   } catch (error) {
     issues.push({ pointer: at, message: (error as Error).message })
     return {}

@@ -3,4 +3,5 @@
 export { upstreamClient, type UpstreamClient, type UpstreamObserver, type UpstreamOptions, type UpstreamOutcome, type UpstreamResponse } from './client.js'
 export { cursorPaging, offsetPaging, pageLinkPaging, singlePaging, type CursorPagingOptions, type OffsetPagingOptions, type PageLinkOptions, type UpstreamPaging } from './paging.js'
 export { DEFAULT_MAX_ROWS, UPSTREAM_PROBLEMS, upstreamList, upstreamRecord, type UpstreamFilters, type UpstreamListOptions, type UpstreamRecordOptions } from './source.js'
+export { DOT_SEGMENT, pathSegment, upstreamPath } from './path.js'
 export type { FieldPaths } from './rows.js'
