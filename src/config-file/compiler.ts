@@ -174,7 +174,7 @@ function upstreamClients (upstreams: Readonly<Record<string, UpstreamDeclaration
     const headers = Object.fromEntries(Object.entries(declared.headers ?? {}).map(([header, value]) => [header, interpolated(value, `${at}/headers/${pointerOf(header).slice(1)}`, context.env, issues)]))
     if (issues.length > before) continue
     try {
-      clients.set(name, upstreamClient({ ...declared, origin, headers, log: context.log, observer: context.upstreamObserver }))
+      clients.set(name, upstreamClient({ ...declared, name, origin, headers, log: context.log, observer: context.upstreamObserver }))
     } catch (error) {
       issues.push({ pointer: at, message: (error as Error).message })
     }

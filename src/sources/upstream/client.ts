@@ -12,6 +12,12 @@ import { faultOfError, faultOfStatus, isFailure, isRetryable, problemOfFault, re
 export interface UpstreamOptions {
   /** The upstream's origin (scheme, host, port), e.g. 'https://api.example.com'. Every URL fetched must be on it. */
   readonly origin: string
+  /**
+   * What a caller's problem calls the upstream ('catalogue': `The upstream "catalogue" could not be
+   * reached.`); without it, just "the upstream". Never its origin, which is the layout behind the
+   * gateway: the origin is logged, for the operator.
+   */
+  readonly name?: string
   /** Headers sent with every request: the gateway's own credentials for this upstream. Never logged. */
   readonly headers?: Readonly<Record<string, string>>
   /** Per attempt: to connect (default 2000 ms), to receive the headers (5000) and between body chunks (5000). */
@@ -70,6 +76,8 @@ export interface UpstreamGetOptions {
 export interface UpstreamClient {
   /** The upstream's origin, as the URL standard writes it. */
   readonly origin: string
+  /** What problems call the upstream (`UpstreamOptions.name`). */
+  readonly name: string | undefined
   /**
    * GET a path (resolved against the origin) or an absolute URL, which must be on the origin
    * (otherwise AG_UPSTREAM_FAILED, logged: this is how a `next` link off the origin is refused). 2xx
@@ -86,7 +94,7 @@ const EXCERPT_CHARS = 512
 /** A client for the upstream at `options.origin`; throws a RangeError for options it cannot use. */
 export function upstreamClient (options: UpstreamOptions): UpstreamClient {
   const settings = settingsOf(options)
-  const { origin, log } = settings
+  const { origin, name, log } = settings
   const pool = new Pool(origin, {
     // As many connections as calls in flight: nothing ever waits in undici's queue, unseen.
     connections: settings.limit,
@@ -163,25 +171,26 @@ export function upstreamClient (options: UpstreamOptions): UpstreamClient {
       return await call.bound(policy.execute(({ attempt: tried }) => attempt(url, tried + 1, call, notFound, sent), call.signal))
     } catch (error) {
       if (caller?.aborted === true) throw ended('cancelled', caller.reason)
-      if (error instanceof UpstreamFault) throw ended(outcomeOf(error.fault), problemOfFault(origin, error.fault))
-      if (error instanceof BrokenCircuitError) throw ended('breaker_open', problemOfFault(origin, { kind: 'circuit-open', waitMs: openedAt + settings.halfOpenAfterMs - Date.now() }))
-      if (error instanceof BulkheadRejectedError) throw ended('queue_full', problemOfFault(origin, { kind: 'queue-full' }))
+      if (error instanceof UpstreamFault) throw ended(outcomeOf(error.fault), problemOfFault(name, error.fault))
+      if (error instanceof BrokenCircuitError) throw ended('breaker_open', problemOfFault(name, { kind: 'circuit-open', waitMs: openedAt + settings.halfOpenAfterMs - Date.now() }))
+      if (error instanceof BulkheadRejectedError) throw ended('queue_full', problemOfFault(name, { kind: 'queue-full' }))
       // Anything else is a defect, thrown as it is, and counted as an invalid call.
       if (error !== DEADLINE) throw ended('invalid', error)
       log?.warn({ origin, path: url.pathname + url.search, deadlineMs: settings.deadlineMs }, 'upstream call outlasted its deadline')
-      throw ended('timeout', problemOfFault(origin, { kind: 'timeout' }))
+      throw ended('timeout', problemOfFault(name, { kind: 'timeout' }))
     }
   }
 
   return {
     origin,
+    name,
     get: async (target, { signal: caller, notFound, requestId } = {}) => {
       caller?.throwIfAborted()
       const url = target instanceof URL ? target : URL.parse(target, origin)
       if (url?.origin !== origin) {
         // Where it led, without its query: a link's query may carry a token.
         log?.warn({ origin, refused: url === null ? 'not a URL' : url.origin + url.pathname }, 'upstream URL off its origin refused')
-        throw problemOfFault(origin, { kind: 'off-origin' })
+        throw problemOfFault(name, { kind: 'off-origin' })
       }
       const started = performance.now()
       const span = tracer.startSpan(`GET ${origin}`, { kind: SpanKind.CLIENT, attributes: { 'http.request.method': 'GET', 'server.address': url.hostname, 'url.path': url.pathname } })
@@ -280,6 +289,7 @@ function startCall (deadlineMs: number, caller: AbortSignal | undefined): Call {
 
 interface Settings {
   readonly origin: string
+  readonly name: string | undefined
   readonly connectMs: number
   readonly headersMs: number
   readonly bodyMs: number
@@ -301,6 +311,7 @@ function settingsOf (options: UpstreamOptions): Settings {
   const { timeouts = {}, retries = {}, breaker = {}, concurrency = {} } = options
   const settings: Settings = {
     origin: originOf(options.origin),
+    name: options.name,
     connectMs: counted('timeouts.connectMs', timeouts.connectMs ?? 2000, 1),
     headersMs: counted('timeouts.headersMs', timeouts.headersMs ?? 5000, 1),
     bodyMs: counted('timeouts.bodyMs', timeouts.bodyMs ?? 5000, 1),

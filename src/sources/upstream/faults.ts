@@ -126,9 +126,9 @@ export function requestedWait (fault: Fault): number {
   return fault.kind === 'status' ? fault.waitMs ?? 0 : 0
 }
 
-/** The problem the gateway answers for `fault` of the upstream at `origin`. */
-export function problemOfFault (origin: string, fault: Fault): Error {
-  const upstream = `The upstream at ${origin}`
+/** The problem the gateway answers for `fault` of the upstream called `name` (its origin is never said). */
+export function problemOfFault (name: string | undefined, fault: Fault): Error {
+  const upstream = name === undefined ? 'The upstream' : `The upstream ${JSON.stringify(name)}`
   switch (fault.kind) {
     case 'unreachable': return problem('AG_UPSTREAM_UNREACHABLE', `${upstream} could not be reached.`)
     case 'timeout': return problem('AG_UPSTREAM_TIMEOUT', `${upstream} did not answer in time.`)
@@ -137,14 +137,20 @@ export function problemOfFault (origin: string, fault: Fault): Error {
     case 'too-large': return problem('AG_UPSTREAM_FAILED', `${upstream} answered a body larger than the gateway reads.`)
     case 'off-origin': return problem('AG_UPSTREAM_FAILED', `${upstream} linked off its origin, which the gateway does not follow.`)
     case 'circuit-open': return waiting(`${upstream} is failing; the gateway leaves it alone for a while.`, fault.waitMs)
-    case 'queue-full': return waiting(`Too many calls to the upstream at ${origin} are waiting already.`, 1000)
+    case 'queue-full': return waiting(`${upstream}: too many calls to it are waiting already.`, 1000)
     case 'status': return ofStatus(upstream, fault.status, fault.waitMs)
   }
 }
 
-/** Whole seconds, at least 1, for a `Retry-After` header. */
+/**
+ * The longest wait the gateway passes on (5 minutes): an upstream asking for more (`Retry-After:
+ * 999999`) is not believed, and a caller is told to come back sooner, when the breaker asks again.
+ */
+export const MAX_RETRY_AFTER_SECONDS = 300
+
+/** Whole seconds, from 1 to MAX_RETRY_AFTER_SECONDS, for a `Retry-After` header. */
 export function retryAfterSeconds (waitMs: number): number {
-  return Math.max(1, Math.ceil(waitMs / 1000))
+  return Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, Math.ceil(waitMs / 1000)))
 }
 
 function ofStatus (upstream: string, status: number, waitMs: number | undefined): Error {

@@ -30,9 +30,12 @@ for (const [name, format] of Object.entries(CUSTOM_FORMATS)) ajv.addFormat(name,
 
 /**
  * The reader for `schema` (the record as served; its computed `affordances` are not read from the
- * upstream), built once. `origin` names the upstream in the problem; `log` hears the details.
+ * upstream), built once. `name` is what the problem calls the upstream (never its origin, which
+ * `log` hears with the details).
  */
-export function rowReader (schema: TObject, fields: FieldPaths, origin: string, log: RowLog): RowReader {
+export function rowReader (schema: TObject, fields: FieldPaths, upstream: { readonly origin: string, readonly name?: string | undefined }, log: RowLog): RowReader {
+  const { origin } = upstream
+  const called = upstream.name === undefined ? 'The upstream' : `The upstream ${JSON.stringify(upstream.name)}`
   const { affordances: _computed, ...declared } = schema.properties
   const unknown = Object.keys(fields).filter((name) => !Object.hasOwn(declared, name))
   if (unknown.length > 0) throw new RangeError(`fields maps ${unknown.join(', ')}, which the record does not declare.`)
@@ -41,7 +44,7 @@ export function rowReader (schema: TObject, fields: FieldPaths, origin: string, 
   return (item) => {
     if (typeof item !== 'object' || item === null || Array.isArray(item)) {
       log({ origin, type: Array.isArray(item) ? 'array' : typeof item }, 'upstream row is not an object')
-      throw problem('AG_UPSTREAM_FAILED', `The upstream at ${origin} answered a row that is not an object.`)
+      throw problem('AG_UPSTREAM_FAILED', `${called} answered a row that is not an object.`)
     }
     const row: Record<string, unknown> = {}
     for (const [name, path] of paths) {
@@ -52,7 +55,7 @@ export function rowReader (schema: TObject, fields: FieldPaths, origin: string, 
     const [error] = validate.errors as ErrorObject[]
     const field = fieldOf(error)
     log({ origin, field, keyword: error.keyword, message: error.message }, 'upstream row does not match the declared record')
-    throw problem('AG_UPSTREAM_FAILED', `The upstream at ${origin} answered a row that does not match the declared record: ${field} ${String(error.message)}.`)
+    throw problem('AG_UPSTREAM_FAILED', `${called} answered a row that does not match the declared record: ${field} ${String(error.message)}.`)
   }
 }
 

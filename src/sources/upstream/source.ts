@@ -20,7 +20,7 @@ interface UpstreamBase<Args, Row> {
   readonly client: UpstreamClient
   /** The record the rows are served as: every row is checked against its schema before it is. */
   readonly declaration: RecordDeclaration<Row>
-  /** The path on the upstream, with the arguments in it (`encodeURIComponent` them). */
+  /** The path on the upstream, with the arguments in it (`upstreamPath` fills a template, each argument one segment). */
   readonly path: string | ((args: Args) => string)
   /** Where declared fields are in the upstream's item, where the names differ (`price: 'pricing.amount_cents'`). */
   readonly fields?: FieldPaths
@@ -103,7 +103,7 @@ export function upstreamRecord<Args, Row> (options: UpstreamRecordOptions<Args, 
 }
 
 function readerOf (options: Pick<UpstreamBase<never, any>, 'declaration' | 'fields' | 'client' | 'log'>): RowReader {
-  return rowReader(options.declaration.schema, options.fields ?? {}, options.client.origin, (details, message) => options.log?.warn(details, message))
+  return rowReader(options.declaration.schema, options.fields ?? {}, options.client, (details, message) => options.log?.warn(details, message))
 }
 
 function locate<Args> (options: UpstreamBase<Args, any>): (args: Args) => URL {

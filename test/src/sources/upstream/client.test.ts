@@ -109,7 +109,7 @@ t.test('a URL off the origin, or no URL at all, is refused, logged, and never fe
   for (const target of [`http://localhost:${port}/next`, '//elsewhere.example/steal?token=1', `https://127.0.0.1:${port}/next`, 'http://[']) {
     const { status, body } = await answered(api.get(target))
     t.equal(status, 502, target)
-    t.equal(body.detail, `The upstream at ${server.origin} linked off its origin, which the gateway does not follow.`)
+    t.equal(body.detail, 'The upstream linked off its origin, which the gateway does not follow.')
   }
   t.equal(server.requests.length, 0)
   t.strictSame(logged.map(({ message }) => message), Array(4).fill('upstream URL off its origin refused'))
@@ -124,7 +124,7 @@ t.test('a 404 is an absent record when asked, a failure otherwise; neither is re
   t.equal(logged.length, 0, 'an absent record is nothing to tell')
   const { status, body } = await answered(api.get('/books'))
   t.equal(status, 502)
-  t.equal(body.detail, `The upstream at ${server.origin} has nothing where the gateway expected a resource (HTTP 404).`)
+  t.equal(body.detail, 'The upstream has nothing where the gateway expected a resource (HTTP 404).')
   t.equal(server.requests.length, 2)
   t.strictSame(logged, [{ details: { origin: server.origin, path: '/books', attempt: 1, status: 404, body: '{"error":"no such book"}' }, message: 'upstream call failed' }])
 })
@@ -135,7 +135,7 @@ t.test('a refused connection is unreachable, after its retries', async (t) => {
   const { status, body } = await answered(api.get('/books'))
   t.equal(status, 502)
   t.equal(body.type, 'urn:audience-gateway:problem:upstream-unreachable')
-  t.equal(body.detail, `The upstream at ${origin} could not be reached.`)
+  t.equal(body.detail, 'The upstream could not be reached.')
   t.strictSame(logged.map(({ details }) => [details.attempt, details.code]), [[1, 'ECONNREFUSED'], [2, 'ECONNREFUSED']])
 })
 
@@ -154,7 +154,7 @@ t.test('no headers within headersMs: a timeout', async (t) => {
   const { api, logged } = client(t, { origin: server.origin, timeouts: { headersMs: 50 }, retries: { attempts: 0 } })
   const { status, body } = await answered(api.get('/slow'))
   t.equal(status, 504)
-  t.equal(body.detail, `The upstream at ${server.origin} did not answer in time.`)
+  t.equal(body.detail, 'The upstream did not answer in time.')
   t.strictSame(logged.map(({ details }) => details.code), ['UND_ERR_HEADERS_TIMEOUT'])
 })
 
@@ -178,7 +178,7 @@ t.test('a call outlasting its deadline is a timeout, and the upstream request is
   const dropped = once(request.socket, 'close')
   const { status, body } = await call
   t.equal(status, 504)
-  t.equal(body.detail, `The upstream at ${server.origin} did not answer in time.`)
+  t.equal(body.detail, 'The upstream did not answer in time.')
   t.strictSame(logged, [{ details: { origin: server.origin, path: '/slow', deadlineMs: 50 }, message: 'upstream call outlasted its deadline' }])
   await dropped
   t.equal(server.requests.length, 1)
@@ -201,7 +201,7 @@ t.test('a 5xx on every attempt fails the call; the upstream\'s body goes to the 
   const { api, logged } = client(t, { origin: server.origin })
   const { status, body, headers } = await answered(api.get('/books'))
   t.strictSame({ status, headers }, { status: 502, headers: {} })
-  t.equal(body.detail, `The upstream at ${server.origin} answered with an error (HTTP 500).`)
+  t.equal(body.detail, 'The upstream answered with an error (HTTP 500).')
   t.equal(server.requests.length, 3)
   t.strictSame(logged.map(({ details }) => details.attempt), [1, 2, 3])
   for (const { details } of logged) t.equal(details.body, said.slice(0, 512))
@@ -240,7 +240,7 @@ t.test('a 429 whose Retry-After does not fit is a 503 carrying it, and does not 
   const seconds = await answered(api.get('/seconds'))
   t.equal(seconds.status, 503)
   t.strictSame(seconds.headers, { 'Retry-After': '120' })
-  t.equal(seconds.body.detail, `The upstream at ${server.origin} asks the gateway to slow down. Retry after 120 s.`)
+  t.equal(seconds.body.detail, 'The upstream asks the gateway to slow down. Retry after 120 s.')
   const date = await answered(api.get('/date'))
   t.equal(date.status, 503)
   const asked = Number(date.headers['Retry-After'])
@@ -261,7 +261,7 @@ t.test('a body that is not JSON fails the call, and is not retried', async (t) =
   const { api, logged } = client(t, { origin: server.origin })
   const { status, body } = await answered(api.get('/books'))
   t.equal(status, 502)
-  t.equal(body.detail, `The upstream at ${server.origin} answered something that is not JSON.`)
+  t.equal(body.detail, 'The upstream answered something that is not JSON.')
   t.equal(server.requests.length, 1)
   t.strictSame(logged.map(({ details }) => details), [{ origin: server.origin, path: '/books', attempt: 1, status: 200, body: '<html>maintenance</html>' }])
 })
@@ -281,7 +281,7 @@ t.test('a body over maxBytes fails the call, announced or streamed, and is not r
   for (const path of ['/announced', '/streamed']) {
     const { status, body } = await answered(api.get(path))
     t.equal(status, 502, path)
-    t.equal(body.detail, `The upstream at ${server.origin} answered a body larger than the gateway reads.`)
+    t.equal(body.detail, 'The upstream answered a body larger than the gateway reads.')
   }
   t.equal(server.requests.length, 2)
   t.strictSame(logged.map(({ details }) => details.code), ['UND_ERR_RES_EXCEEDED_MAX_SIZE', 'UND_ERR_RES_EXCEEDED_MAX_SIZE'])
@@ -293,7 +293,7 @@ t.test('a 401 or 403 refusing the gateway\'s credentials fails the call, and is 
   for (const path of ['/401', '/403']) {
     const { status, body } = await answered(api.get(path))
     t.equal(status, 502)
-    t.equal(body.detail, `The upstream at ${server.origin} refused the gateway's credentials (HTTP ${path.slice(1)}).`)
+    t.equal(body.detail, `The upstream refused the gateway's credentials (HTTP ${path.slice(1)}).`)
   }
   t.equal(server.requests.length, 2)
 })
@@ -309,7 +309,7 @@ t.test('the circuit opens after consecutive failures, refuses at once, half-open
   t.strictSame(logged.at(-1), { details: { origin: server.origin, failures: 2, halfOpenAfterMs: 60_000 }, message: 'upstream circuit open' })
   const refused = await answered(api.get('/books'))
   t.strictSame({ status: refused.status, headers: refused.headers }, { status: 503, headers: { 'Retry-After': '60' } })
-  t.equal(refused.body.detail, `The upstream at ${server.origin} is failing; the gateway leaves it alone for a while. Retry after 60 s.`)
+  t.equal(refused.body.detail, 'The upstream is failing; the gateway leaves it alone for a while. Retry after 60 s.')
   ahead = 45_000
   t.strictSame((await answered(api.get('/books'))).headers, { 'Retry-After': '15' }, 'the seconds left')
   t.equal(server.requests.length, 2, 'an open circuit does not call the upstream')
@@ -339,7 +339,7 @@ t.test('beyond the calls in flight and those waiting: a 503 at once; a caller go
   const [request] = await arrived
   const full = await answered(api.get('/books'))
   t.strictSame({ status: full.status, headers: full.headers }, { status: 503, headers: { 'Retry-After': '1' } })
-  t.equal(full.body.detail, `Too many calls to the upstream at ${server.origin} are waiting already. Retry after 1 s.`)
+  t.equal(full.body.detail, 'The upstream: too many calls to it are waiting already. Retry after 1 s.')
   t.strictSame(logged, [{ details: { origin: server.origin, limit: 1, queue: 0 }, message: 'upstream calls refused: queue full' }])
   const dropped = once(request.socket, 'close')
   const gone = new Error('the caller went away')

@@ -8,7 +8,8 @@ import {
   DEFAULT_WAIT_MS, faultOfError, faultOfStatus, isFailure, isRetryable, problemOfFault, requestedWait, retryAfterSeconds, UpstreamFault, waitOf, type Fault
 } from '../../../../src/sources/upstream/faults.js'
 
-const ORIGIN = 'https://api.example.com'
+/** What problems call the upstream: its declared name, never its origin. */
+const NAME = 'catalogue'
 const NOW = Date.parse('2025-01-01T00:00:00Z')
 
 function coded (code: unknown): Error {
@@ -95,26 +96,26 @@ t.test('the wait a retry honours is the one the upstream asked for, else none', 
 })
 
 t.test('a Retry-After is whole seconds, at least 1', async (t) => {
-  t.strictSame([0, 1, 999, 1000, 1001, 59_500].map(retryAfterSeconds), [1, 1, 1, 1, 2, 60])
+  t.strictSame([0, 1, 999, 1000, 1001, 59_500, 300_000, 300_001, 999_999_000].map(retryAfterSeconds), [1, 1, 1, 1, 2, 60, 300, 300, 300], 'whole seconds, 1 to 300')
 })
 
 t.test('each fault is its registry problem, naming the upstream by its origin only', async (t) => {
   const cases: Array<[Fault, number, string, string]> = [
-    [{ kind: 'unreachable' }, 502, 'AG_UPSTREAM_UNREACHABLE', `The upstream at ${ORIGIN} could not be reached.`],
-    [{ kind: 'timeout' }, 504, 'AG_UPSTREAM_TIMEOUT', `The upstream at ${ORIGIN} did not answer in time.`],
-    [{ kind: 'malformed' }, 502, 'AG_UPSTREAM_FAILED', `The upstream at ${ORIGIN} answered something that is not well-formed HTTP.`],
-    [{ kind: 'not-json' }, 502, 'AG_UPSTREAM_FAILED', `The upstream at ${ORIGIN} answered something that is not JSON.`],
-    [{ kind: 'too-large' }, 502, 'AG_UPSTREAM_FAILED', `The upstream at ${ORIGIN} answered a body larger than the gateway reads.`],
-    [{ kind: 'off-origin' }, 502, 'AG_UPSTREAM_FAILED', `The upstream at ${ORIGIN} linked off its origin, which the gateway does not follow.`],
-    [{ kind: 'status', status: 500 }, 502, 'AG_UPSTREAM_FAILED', `The upstream at ${ORIGIN} answered with an error (HTTP 500).`],
-    [{ kind: 'status', status: 503, waitMs: 3000 }, 502, 'AG_UPSTREAM_FAILED', `The upstream at ${ORIGIN} answered with an error (HTTP 503).`],
-    [{ kind: 'status', status: 400 }, 502, 'AG_UPSTREAM_FAILED', `The upstream at ${ORIGIN} answered with an error (HTTP 400).`],
-    [{ kind: 'status', status: 401 }, 502, 'AG_UPSTREAM_FAILED', `The upstream at ${ORIGIN} refused the gateway's credentials (HTTP 401).`],
-    [{ kind: 'status', status: 403 }, 502, 'AG_UPSTREAM_FAILED', `The upstream at ${ORIGIN} refused the gateway's credentials (HTTP 403).`],
-    [{ kind: 'status', status: 404 }, 502, 'AG_UPSTREAM_FAILED', `The upstream at ${ORIGIN} has nothing where the gateway expected a resource (HTTP 404).`]
+    [{ kind: 'unreachable' }, 502, 'AG_UPSTREAM_UNREACHABLE', 'The upstream "catalogue" could not be reached.'],
+    [{ kind: 'timeout' }, 504, 'AG_UPSTREAM_TIMEOUT', 'The upstream "catalogue" did not answer in time.'],
+    [{ kind: 'malformed' }, 502, 'AG_UPSTREAM_FAILED', 'The upstream "catalogue" answered something that is not well-formed HTTP.'],
+    [{ kind: 'not-json' }, 502, 'AG_UPSTREAM_FAILED', 'The upstream "catalogue" answered something that is not JSON.'],
+    [{ kind: 'too-large' }, 502, 'AG_UPSTREAM_FAILED', 'The upstream "catalogue" answered a body larger than the gateway reads.'],
+    [{ kind: 'off-origin' }, 502, 'AG_UPSTREAM_FAILED', 'The upstream "catalogue" linked off its origin, which the gateway does not follow.'],
+    [{ kind: 'status', status: 500 }, 502, 'AG_UPSTREAM_FAILED', 'The upstream "catalogue" answered with an error (HTTP 500).'],
+    [{ kind: 'status', status: 503, waitMs: 3000 }, 502, 'AG_UPSTREAM_FAILED', 'The upstream "catalogue" answered with an error (HTTP 503).'],
+    [{ kind: 'status', status: 400 }, 502, 'AG_UPSTREAM_FAILED', 'The upstream "catalogue" answered with an error (HTTP 400).'],
+    [{ kind: 'status', status: 401 }, 502, 'AG_UPSTREAM_FAILED', 'The upstream "catalogue" refused the gateway\'s credentials (HTTP 401).'],
+    [{ kind: 'status', status: 403 }, 502, 'AG_UPSTREAM_FAILED', 'The upstream "catalogue" refused the gateway\'s credentials (HTTP 403).'],
+    [{ kind: 'status', status: 404 }, 502, 'AG_UPSTREAM_FAILED', 'The upstream "catalogue" has nothing where the gateway expected a resource (HTTP 404).']
   ]
   for (const [fault, status, code, detail] of cases) {
-    const error = problemOfFault(ORIGIN, fault) as Error & { code: string }
+    const error = problemOfFault(NAME, fault) as Error & { code: string }
     t.equal(error.code, code, JSON.stringify(fault))
     const answered = problemOf(error)
     t.strictSame(answered.status, status)
@@ -125,20 +126,27 @@ t.test('each fault is its registry problem, naming the upstream by its origin on
 
 t.test('slow down, circuit open, queue full: a 503 with the seconds to wait', async (t) => {
   const cases: Array<[Fault, string, string]> = [
-    [{ kind: 'status', status: 429, waitMs: 2500 }, '3', `The upstream at ${ORIGIN} asks the gateway to slow down. Retry after 3 s.`],
-    [{ kind: 'status', status: 429 }, '5', `The upstream at ${ORIGIN} asks the gateway to slow down. Retry after 5 s.`],
-    [{ kind: 'circuit-open', waitMs: 400 }, '1', `The upstream at ${ORIGIN} is failing; the gateway leaves it alone for a while. Retry after 1 s.`],
-    [{ kind: 'circuit-open', waitMs: 9001 }, '10', `The upstream at ${ORIGIN} is failing; the gateway leaves it alone for a while. Retry after 10 s.`],
-    [{ kind: 'queue-full' }, '1', `Too many calls to the upstream at ${ORIGIN} are waiting already. Retry after 1 s.`]
+    [{ kind: 'status', status: 429, waitMs: 2500 }, '3', 'The upstream "catalogue" asks the gateway to slow down. Retry after 3 s.'],
+    [{ kind: 'status', status: 429 }, '5', 'The upstream "catalogue" asks the gateway to slow down. Retry after 5 s.'],
+    [{ kind: 'circuit-open', waitMs: 400 }, '1', 'The upstream "catalogue" is failing; the gateway leaves it alone for a while. Retry after 1 s.'],
+    [{ kind: 'circuit-open', waitMs: 9001 }, '10', 'The upstream "catalogue" is failing; the gateway leaves it alone for a while. Retry after 10 s.'],
+    [{ kind: 'status', status: 429, waitMs: 999_999_000 }, '300', 'The upstream "catalogue" asks the gateway to slow down. Retry after 300 s.'],
+    [{ kind: 'circuit-open', waitMs: 3_600_000 }, '300', 'The upstream "catalogue" is failing; the gateway leaves it alone for a while. Retry after 300 s.'],
+    [{ kind: 'queue-full' }, '1', 'The upstream "catalogue": too many calls to it are waiting already. Retry after 1 s.']
   ]
   for (const [fault, seconds, detail] of cases) {
-    const answered = problemOf(problemOfFault(ORIGIN, fault))
+    const answered = problemOf(problemOfFault(NAME, fault))
     t.strictSame(answered, {
       status: 503,
       body: { type: problemType('AG_UPSTREAM_UNAVAILABLE'), title: 'Upstream unavailable', status: 503, detail },
       headers: { 'Retry-After': seconds }
     }, JSON.stringify(fault))
   }
+})
+
+t.test('an upstream without a name is "the upstream"; its origin is never said', async (t) => {
+  t.equal(problemOf(problemOfFault(undefined, { kind: 'timeout' })).body.detail, 'The upstream did not answer in time.')
+  t.equal(problemOf(problemOfFault(undefined, { kind: 'queue-full' })).body.detail, 'The upstream: too many calls to it are waiting already. Retry after 1 s.')
 })
 
 t.test('a fault in flight carries what happened, and nothing the upstream said', async (t) => {

@@ -12,6 +12,8 @@ import {
 import { rowReader } from '../../../../src/sources/upstream/rows.js'
 
 const ORIGIN = 'http://upstream.test'
+/** The upstream as a row reader knows it: problems call it by its name, the log by its origin. */
+const UPSTREAM = { origin: ORIGIN, name: 'catalogue' }
 const Item = declareRecord('Item', Type.Object({
   id: handle(Type.Integer({ minimum: 1 })),
   name: label(Type.String()),
@@ -26,6 +28,7 @@ function scripted (answer: (url: URL) => Answer | undefined): UpstreamClient & {
   const signals: Array<AbortSignal | undefined> = []
   return {
     origin: ORIGIN,
+    name: undefined,
     asked,
     signals,
     get: async (target, options = {}) => {
@@ -61,10 +64,10 @@ function problemIn (t: Test, error: unknown, status: number, type: string, detai
 }
 
 t.test('rows: declared fields only, from their paths; the computed affordances are not read', async (t) => {
-  const read = rowReader(Item.schema, { name: 'label.text' }, ORIGIN, () => {})
+  const read = rowReader(Item.schema, { name: 'label.text' }, UPSTREAM, () => {})
   t.strictSame(read({ id: 1, label: { text: 'One' }, secret: 's', affordances: 'x' }), { id: 1, name: 'One' })
-  t.throws(() => rowReader(Item.schema, { nope: 'x' }, ORIGIN, () => {}), /fields maps nope, which the record does not declare/)
-  const optional = rowReader(Type.Object({ note: Type.Optional(Type.String()) }), {}, ORIGIN, () => {})
+  t.throws(() => rowReader(Item.schema, { nope: 'x' }, UPSTREAM, () => {}), /fields maps nope, which the record does not declare/)
+  const optional = rowReader(Type.Object({ note: Type.Optional(Type.String()) }), {}, UPSTREAM, () => {})
   t.strictSame(optional({}), {}, 'a record with nothing required')
 })
 
@@ -77,7 +80,7 @@ t.test('a list read a window at a time is paged by offset: another style is refu
 
 t.test('rows: a mismatch is a 502 naming the field, its value told to the log only', async (t) => {
   const told: object[] = []
-  const read = rowReader(Item.schema, {}, ORIGIN, (details) => { told.push(details) })
+  const read = rowReader(Item.schema, {}, UPSTREAM, (details) => { told.push(details) })
   const cases: Array<[unknown, RegExp]> = [
     [{ id: 'one', name: 'x' }, /: id must be integer\./],
     [{ name: 'x' }, /: id must have required property 'id'\./],
@@ -93,6 +96,8 @@ t.test('rows: a mismatch is a 502 naming the field, its value told to the log on
     } catch (error) {
       problemIn(t, error, 502, 'upstream-failed', detail)
       t.notMatch(problemOf(error).body.detail, /one|deep/)
+      t.match(problemOf(error).body.detail, /^The upstream "catalogue" answered a row/, 'the upstream by its name')
+      t.notMatch(problemOf(error).body.detail, ORIGIN, 'never by its origin')
     }
   }
   t.equal(told.length, cases.length)

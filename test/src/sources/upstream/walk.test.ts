@@ -33,6 +33,7 @@ function slow (answer: (url: URL) => Answer | Error): Slow {
   const flight = { now: 0, most: 0 }
   return {
     origin: ORIGIN,
+    name: undefined,
     asked,
     signals,
     flight,
@@ -124,7 +125,7 @@ t.test('the end is the upstream\'s: pages fetched past it are aborted and never 
 })
 
 t.test('a page fetched ahead that fails cuts the walk where it is needed, and is not heard past the end', async (t) => {
-  const failure = problem('AG_UPSTREAM_FAILED', 'The upstream at http://upstream.test answered with an error (HTTP 500).')
+  const failure = problem('AG_UPSTREAM_FAILED', 'The upstream answered with an error (HTTP 500).')
   const pages = numbered(9, 2)
   const failing = slow((url) => url.searchParams.get('page') === '3' ? failure : pages(url))
   const seen: number[] = []
