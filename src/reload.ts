@@ -3,7 +3,7 @@
 // finishes its own; a refused file is logged, every problem on a line of its own, and the old
 // generation keeps serving. Reloads run one at a time: one asked for meanwhile runs after, and
 // reads the file as it is then, so the last file wins.
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { createServer } from 'node:http'
 import Fastify, { type FastifyBaseLogger, type FastifyHttpOptions, type FastifyInstance } from 'fastify'
@@ -44,12 +44,21 @@ export class UnreadableFileError extends DeclarationFileError {
   override name = 'UnreadableFileError'
 }
 
+/**
+ * The largest declaration file read: a large catalogue of records and mounts is tens of KiB, and
+ * reading, locating and checking a file costs about fifty times its size in memory.
+ */
+export const MAX_DECLARATION_FILE_BYTES = 1024 * 1024
+
 /** The file at `path`, read and checked; throws a DeclarationFileError naming every problem. */
 export async function readDeclarationFile (path: string): Promise<LoadedFile> {
   let text: string
   try {
+    const { size } = await stat(path)
+    if (size > MAX_DECLARATION_FILE_BYTES) throw new UnreadableFileError([`${path} is ${size} bytes: a declaration file is read up to ${MAX_DECLARATION_FILE_BYTES} bytes (1 MiB).`])
     text = await readFile(path, 'utf8')
   } catch (error) {
+    if (error instanceof UnreadableFileError) throw error
     throw new UnreadableFileError([`${path} cannot be read (${String((error as NodeJS.ErrnoException).code)}).`])
   }
   return loadDeclarationFile(path, text)

@@ -13,6 +13,12 @@ export interface LoadedFile {
   readonly locate: Locate
 }
 
+/**
+ * The deepest a file may nest. A declaration's own shape is about ten levels deep; a file nested
+ * thousands deep is refused before anything walks it.
+ */
+export const MAX_FILE_DEPTH = 64
+
 const ajv = new Ajv({ allErrors: true, verbose: true, discriminator: true, strict: true, strictTypes: false })
 const validate = ajv.compile(DeclarationFileSchema)
 
@@ -26,6 +32,7 @@ export function loadDeclarationFile (path: string, source: string): LoadedFile {
   const locate = locator(document, lines)
   const parsed = yaml ? fromYaml(document, lines) : fromJson(text, document, lines)
   if ('issues' in parsed) throw declarationFileError(path, parsed.issues, () => undefined)
+  if (depthOf(parsed.value) > MAX_FILE_DEPTH) throw declarationFileError(path, [{ pointer: '', message: `nests more than ${MAX_FILE_DEPTH} levels deep, which no declaration needs` }], () => undefined)
   if (!validate(parsed.value)) throw declarationFileError(path, issuesOf(validate.errors as ErrorObject[]), locate)
   return { path, declarations: parsed.value as DeclarationFile, locate }
 }
@@ -34,7 +41,26 @@ type Parsed = { value: unknown } | { issues: Issue[] }
 
 function fromYaml (document: Document, lines: LineCounter): Parsed {
   if (document.errors.length > 0) return { issues: document.errors.map((error) => atOffset(error.pos[0], lines, error.message.split('\n')[0])) }
-  return { value: document.toJS() }
+  try {
+    return { value: document.toJS() }
+  } catch (error) {
+    // The yaml package refuses aliases that would expand a small text into a huge value (a "billion laughs").
+    return { issues: [{ pointer: '', message: `cannot be read as YAML: ${(error as Error).message}` }] }
+  }
+}
+
+/** How deep `value` nests (a scalar is 0), walked without recursion; stops counting past the limit. */
+function depthOf (value: unknown): number {
+  let deepest = 0
+  const stack: Array<[unknown, number]> = [[value, 0]]
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!
+    if (typeof node !== 'object' || node === null) continue
+    deepest = Math.max(deepest, depth + 1)
+    if (deepest > MAX_FILE_DEPTH) return deepest
+    for (const child of Object.values(node)) stack.push([child, depth + 1])
+  }
+  return deepest
 }
 
 /** JSON.parse is the judge of JSON; the YAML reading only adds what it misses (a key given twice). */

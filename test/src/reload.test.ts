@@ -15,7 +15,7 @@ import { pino } from 'pino'
 import t, { type Test } from 'tap'
 import declaredApp from '../../src/declared-app.js'
 import { createListener, Generations } from '../../src/generations.js'
-import { buildGeneration, readDeclarationFile, reloader, type AppGeneration } from '../../src/reload.js'
+import { buildGeneration, MAX_DECLARATION_FILE_BYTES, readDeclarationFile, reloader, type AppGeneration } from '../../src/reload.js'
 import { generationOptions, LISTENER_LIMITS } from '../../src/server.js'
 import { AUTH, KEY } from '../helpers/app.js'
 
@@ -217,6 +217,8 @@ t.test('a refused file: every problem logged on a line of its own, the routes in
   const cases: Array<[string, string | undefined, RegExp[]]> = [
     ['a file that cannot be read', undefined, [/gateway\.json cannot be read \(ENOENT\)\.$/]],
     ['a file that is not JSON', '{ "records": ', [/gateway\.json: \/: not JSON: /]],
+    ['a file over 1 MiB', `{"records": {}, "sources": {}, "mounts": [], "x": "${'x'.repeat(MAX_DECLARATION_FILE_BYTES)}"}`, [/gateway\.json is 1048\d{3} bytes: a declaration file is read up to 1048576 bytes \(1 MiB\)\.$/]],
+    ['a file nested thousands deep', `${'['.repeat(3000)}${']'.repeat(3000)}`, [/gateway\.json: \/: nests more than 64 levels deep/]],
     ['schema errors', JSON.stringify({ records: {}, sources: {}, mounts: [{ kind: 'list' }], extra: 1 }), [/\/extra: /, /\/mounts\/0: /]],
     ['a table the database does not have', declaration({ listTasks: '/tasks' }, TASK, 'chores'), [/\/sources\/tasks\/table: .*"chores"/]],
     ['a record refused: two labels', declaration({ listTasks: '/tasks' }, { ...TASK, fields: { ...TASK.fields, state: { type: 'string', description: 'Its state.', label: true } } }), [/\/records\/Task: .*"title" and "state" are both marked as the label/]],

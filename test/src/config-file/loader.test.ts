@@ -3,7 +3,7 @@
 import { LineCounter, parseDocument } from 'yaml'
 import t from 'tap'
 import { DeclarationFileError } from '../../../src/config-file/errors.js'
-import { loadDeclarationFile, locator } from '../../../src/config-file/loader.js'
+import { loadDeclarationFile, locator, MAX_FILE_DEPTH } from '../../../src/config-file/loader.js'
 
 const MINIMAL = {
   records: { Task: { fields: { id: { type: 'integer', handle: true } } } },
@@ -128,4 +128,14 @@ t.test('a record, source or upstream is named by a name', async (t) => {
     'g.json:11:5: /records/Task list: is not a name: a name matches ^[A-Za-z][A-Za-z0-9_-]*$'
   ])
   t.strictSame(refused('g.json', changed((file) => { file.mounts[0].url = 'tasks' })), ['g.json:22:7: /mounts/0/url: must match ^/; got "tasks"'])
+})
+
+t.test('a file that would take the reader down is one problem: an alias bomb, nesting thousands deep', async (t) => {
+  const levels = ['a: &a ["x","x","x","x","x","x","x","x","x"]', ...'bcdefgh'.split('').map((name, i) => `${name}: &${name} [${Array(9).fill(`*${'abcdefgh'[i]}`).join(',')}]`)]
+  t.match(refused('bomb.yaml', levels.join('\n')), [/^bomb\.yaml: \/: cannot be read as YAML: .*alias/])
+  t.strictSame(refused('deep.json', `${'['.repeat(3000)}${']'.repeat(3000)}`), [`deep.json: /: nests more than ${MAX_FILE_DEPTH} levels deep, which no declaration needs`])
+  t.strictSame(refused('deep.json', `{"records": ${'{"a": '.repeat(3000)}1${'}'.repeat(3001)}`), [`deep.json: /: nests more than ${MAX_FILE_DEPTH} levels deep, which no declaration needs`])
+  t.ok(refused('deep.yaml', `${'['.repeat(3000)}${']'.repeat(3000)}`).every((line) => /^deep\.yaml: \/: line 1, column \d+: /.test(line)), 'a YAML file too deep for its parser: located')
+  const nested = changed((file) => { file.records.Task.fields.id.description = 'x' })
+  t.doesNotThrow(() => loadDeclarationFile('ok.json', nested), 'an ordinary file nests far less')
 })
