@@ -1,10 +1,9 @@
-// The OpenAPI document exactly as the app publishes it, built the same way on every machine: an
-// in-memory store, timestamps in UTC, a fixed key (keys never reach the document; a generated one
-// would only be logged), and the products of the demo upstream at its usual address (nothing is
-// asked of it: the document is what the mounts declare).
+// The OpenAPI document exactly as the default start (`npm start`, no UPSTREAM_URL) publishes it,
+// built the same way on every machine: an in-memory store, timestamps in UTC, and a fixed key (keys
+// never reach the document; a generated one would only be logged). The products an upstream adds
+// are published by the server that mounts them, not in the committed document.
 import Fastify from 'fastify'
 import app from '../app.js'
-import { DEMO_UPSTREAM_URL } from '../demo/upstream.js'
 
 /** Where the committed copy lives, from the project's root. */
 export const DOCUMENT_PATH = 'openapi/openapi.json'
@@ -12,7 +11,7 @@ export const DOCUMENT_PATH = 'openapi/openapi.json'
 /** The document as `GET /openapi.json` serves it. */
 export async function openApiDocument (): Promise<object> {
   const fastify = Fastify({ logger: false })
-  await fastify.register(app, { databaseUrl: ':memory:', timeZone: 'UTC', apiKeys: ['openapi-document-key'], upstreamUrl: DEMO_UPSTREAM_URL })
+  await fastify.register(app, { databaseUrl: ':memory:', timeZone: 'UTC', apiKeys: ['openapi-document-key'] })
   const response = await fastify.inject({ method: 'GET', url: '/openapi.json' })
   await fastify.close()
   return response.json()

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
 import t from 'tap'
+import { loadConfig } from '../../src/config.js'
 import { codePath, NODE_ARGS, ROOT } from '../helpers/paths.js'
 import { DOCUMENT_PATH, openApiDocument, renderDocument } from '../../src/scripts/openapi-document.js'
 
@@ -19,6 +20,15 @@ t.test('the committed document is the one the app generates', async (t) => {
   // Compared as text first: the file must be byte for byte what the script writes.
   t.ok(committed === generated, STALE)
   t.strictSame(JSON.parse(committed === '(missing)' ? '{}' : committed), JSON.parse(generated), STALE)
+})
+
+t.test('it is the document the default start serves: no upstream is mounted, so no products', async (t) => {
+  const defaults = loadConfig({})
+  t.equal(defaults.upstreamUrl, undefined, 'npm start mounts no upstream')
+  t.equal(defaults.declarationFile, undefined, 'nor a declaration file')
+  const committed = JSON.parse(await readFile(new URL(DOCUMENT_PATH, root), 'utf8')) as { paths: Record<string, unknown>, tags: Array<{ name: string }> }
+  t.notOk(Object.keys(committed.paths).some((path) => path.startsWith('/products')), 'no /products path')
+  t.notOk(committed.tags.some((tag) => tag.name === 'products'), 'no products tag')
 })
 
 t.test('the document does not depend on the machine', async (t) => {
