@@ -21,7 +21,7 @@ export interface StoreOptions extends OpenOptions, Pick<OpenStoreOptions<Databas
 async function store (app: FastifyInstance, options: StoreOptions): Promise<void> {
   const { databaseUrl, ...rest } = options
   const opened = await openStore<Database>(databaseUrl, {
-    onConnectionError: (err) => { app.log.warn({ err }, 'store connection lost while idle') },
+    onConnectionError: (err) => { app.log.warn({ err }, 'store connection lost') },
     onNotice: (message, detail) => { app.log.warn(detail, message) },
     ...rest,
     sharedTotals: app.redis === undefined

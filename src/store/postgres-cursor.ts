@@ -5,18 +5,22 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely'
 import type pg from 'pg'
 
-/** `pool` as kysely's dialect sees it: the same clients, which also open a DeclaredCursor. */
-export function cursorPool (pool: pg.Pool): PostgresPool {
+/**
+ * `pool` as kysely's dialect sees it: the same clients, which also open a DeclaredCursor. A client's
+ * connection failing while kysely holds it is told to `onConnectionError` (see openingCursors).
+ */
+export function cursorPool (pool: pg.Pool, onConnectionError: (error: Error) => void = () => {}): PostgresPool {
   // kysely keeps one connection object per client it is given: each client is wrapped once.
-  const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>()
+  const wrapped = new WeakMap<pg.PoolClient, HeldClient>()
   return {
     connect: async () => {
       const client = await pool.connect()
       let cursorClient = wrapped.get(client)
       if (cursorClient === undefined) {
-        cursorClient = openingCursors(client)
+        cursorClient = openingCursors(client, onConnectionError)
         wrapped.set(client, cursorClient)
       }
+      cursorClient.held = true
       return cursorClient
     },
     end: async () => { await pool.end() }
@@ -100,15 +104,39 @@ export class DeclaredCursor<Row> implements PostgresCursor<Row> {
   }
 }
 
-/** The client as kysely uses it: queries go to pg as they are, a cursor is opened on this client. */
-function openingCursors (client: pg.PoolClient): PostgresPoolClient {
-  return {
+/**
+ * The client as kysely uses it: queries go to pg as they are, a cursor is opened on this client.
+ * The server may end its connection while kysely holds it, between two statements: a session
+ * timeout (`idle_in_transaction_session_timeout` while a slow client reads a stream), an
+ * administrator's `pg_terminate_backend`, the database stopped. pg tells that as an 'error' event
+ * on the client, which the pool hears only while the client is idle in it; unheard, it would end
+ * the process. Heard here, it fails what runs on the connection (a stream is cut at its next read),
+ * and the client is destroyed when released, never handed out again.
+ */
+function openingCursors (client: pg.PoolClient, onConnectionError: (error: Error) => void): HeldClient {
+  let broken: Error | undefined
+  client.on('error', (error) => {
+    broken = error
+    // While the client is idle in the pool, the pool's own listener tells it.
+    if (held.held) onConnectionError(error)
+  })
+  const held: HeldClient = {
+    held: false,
     query: function query (text: string | DeclaredCursor<unknown>, parameters?: readonly unknown[]) {
       if (typeof text !== 'string') return text.open(client)
       return client.query(text, parameters as unknown[]) as unknown as Promise<PostgresQueryResult<unknown>>
     } as PostgresPoolClient['query'],
-    release: (destroy?: boolean) => { client.release(destroy) }
+    release: (destroy?: boolean) => {
+      held.held = false
+      client.release(broken ?? destroy)
+    }
   }
+  return held
+}
+
+/** A client as kysely holds it, and whether it holds it now. */
+interface HeldClient extends PostgresPoolClient {
+  held: boolean
 }
 
 /** A FETCH that may never be read (the stream closed early): its failure is heard by close, not as an unhandled rejection. */

@@ -37,7 +37,7 @@ export function connectPostgres<DB> (url: string, options: StoreOptions = {}): P
   })
   // Without a listener, an idle client's failure would be an uncaught error ending the process.
   pool.on('error', (error) => { options.onConnectionError?.(error) })
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: cursorPool(pool), cursor: DeclaredCursor }), log: queryLogger(options) })
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: cursorPool(pool, (error) => { options.onConnectionError?.(error) }), cursor: DeclaredCursor }), log: queryLogger(options) })
   // Checked-out connections, and queries waiting for one: pg-pool's own counts, read when scraped.
   return { db, schema, readers: () => ({ inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }) }
 }

@@ -52,6 +52,28 @@ if (await needs(t, 'PostgreSQL')) {
     t.notOk(after.includes('idle in transaction'), 'no transaction left open')
     t.equal((await app.inject({ url: '/books/4', headers: AUTH })).statusCode, 200, 'and the pool serves the next request')
   })
+
+  t.test('the connection ended under a stream (pg_terminate_backend): the stream is cut, the process serves on', async (t) => {
+    const response = await get(port)
+    await once(response, 'data')
+    response.pause()
+    // The stream's connection, waiting in its cursor's transaction while the client does not read.
+    const pid = await until(async () => await withPostgres(async (client) => (await client.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1 and state = $2', [application, 'idle in transaction'])).rows[0]?.pid), 'the stream\'s connection waits in its transaction')
+    await withPostgres(async (client) => { await client.query('select pg_terminate_backend($1)', [pid]) })
+    // The client sees the list cut: the response ends without its closing bracket, or is aborted.
+    response.resume()
+    const chunks: Buffer[] = []
+    const ended = await new Promise<string>((resolve) => {
+      response.on('data', (chunk: Buffer) => { chunks.push(chunk) })
+      response.on('end', () => { resolve('end') })
+      response.on('aborted', () => { resolve('aborted') })
+      response.on('error', () => { resolve('error') })
+    })
+    t.ok(['aborted', 'error', 'end'].includes(ended))
+    t.notOk(Buffer.concat(chunks).toString().endsWith(']'), 'the list is cut, never passed off as whole')
+    t.equal((await app.inject({ url: '/books/4', headers: AUTH })).statusCode, 200, 'the next request is served, on another connection')
+    t.equal((await app.inject({ url: '/healthz' })).statusCode, 200, 'the process is alive')
+  })
 }
 
 async function get (port: number): Promise<IncomingMessage> {
