@@ -128,7 +128,9 @@ t.test('upstream faults are problems with registry types, and say nothing of the
     { faults: { fail: 3 }, status: 502, type: 'upstream-failed' },
     { faults: { malformed: 1 }, status: 502, type: 'upstream-failed' },
     { faults: { mismatch: 1 }, status: 502, type: 'upstream-failed', detail: /price/ },
-    { faults: { throttle: 1, retryAfter: 3600 }, status: 503, type: 'upstream-unavailable', retryAfter: '3600' }
+    { faults: { throttle: 1, retryAfter: 120 }, status: 503, type: 'upstream-unavailable', retryAfter: '120' },
+    // An upstream asking for an hour is not believed: the caller is told at most 300 s.
+    { faults: { throttle: 1, retryAfter: 3600 }, status: 503, type: 'upstream-unavailable', retryAfter: '300' }
   ]
   for (const { faults, status, type, detail, retryAfter } of cases) {
     for (const headers of [{}, AGENT]) {
