@@ -9,7 +9,7 @@ import type pg from 'pg'
  * `pool` as kysely's dialect sees it: the same clients, which also open a DeclaredCursor. A client's
  * connection failing while kysely holds it is told to `onConnectionError` (see openingCursors).
  */
-export function cursorPool (pool: pg.Pool, onConnectionError: (error: Error) => void = () => {}): PostgresPool {
+export function cursorPool (pool: pg.Pool, onConnectionError: (error: Error) => void): PostgresPool {
   // kysely keeps one connection object per client it is given: each client is wrapped once.
   const wrapped = new WeakMap<pg.PoolClient, HeldClient>()
   return {
