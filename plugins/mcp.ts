@@ -72,7 +72,7 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
           const exchange = webRequest(request)
           if (await isLegacyRequest(exchange, request.body)) {
             const response = await answerAsJson(serverFor(options.info, tools, callerFrom(request)), exchange, request.body)
-            return await reply.code(response.status).headers(Object.fromEntries(response.headers)).send(Buffer.from(await response.arrayBuffer()))
+            return await sendWhole(reply, response)
           }
         }
         // The SDK's own entry for the rest: the newer revision, and GET, HEAD and DELETE (405).
@@ -81,7 +81,7 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
         reply.raw.once('close', () => { abort.abort() })
         const response = await handler.fetch(webRequest(request, abort.signal), { parsedBody: request.body, authInfo: callerInfo(request) })
         // Fastify answers a HEAD by measuring the GET's body, which it cannot do with a Response.
-        if (request.method === 'HEAD') return await reply.code(response.status).headers(Object.fromEntries(response.headers)).send(Buffer.from(await response.arrayBuffer()))
+        if (request.method === 'HEAD') return await sendWhole(reply, response)
         return await reply.send(response)
       }
     })
@@ -199,6 +199,11 @@ function webRequest (request: FastifyRequest, signal?: AbortSignal): Request {
     if (typeof value === 'string') headers[name] = value
   }
   return new Request(`http://${request.host}${request.url}`, { method: request.method === 'HEAD' ? 'GET' : request.method, headers, signal })
+}
+
+/** A Response of the SDK's, read whole and sent as a Buffer (with its status and headers). */
+async function sendWhole (reply: FastifyReply, response: Response): Promise<FastifyReply> {
+  return await reply.code(response.status).headers(Object.fromEntries(response.headers)).send(Buffer.from(await response.arrayBuffer()))
 }
 
 /** A JSON-RPC request as read from the body, when it is one. */

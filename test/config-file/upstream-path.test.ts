@@ -2,12 +2,12 @@
 // argument before the upstream is asked, whatever the mount's parameter schema allows; any other
 // value is sent as one segment of the declared path. Over a socket, so the path is read as sent.
 import { readFile, writeFile } from 'node:fs/promises'
-import { get as httpGet } from 'node:http'
 import { join } from 'node:path'
 import t from 'tap'
 import { startDemoUpstream } from '../../src/demo/upstream.js'
 import { DOT_SEGMENT } from '../../src/sources/upstream/index.js'
 import { buildDeclaredApp } from '../helpers/declared-app.js'
+import { rawGet } from '../helpers/raw-get.js'
 
 const upstream = await startDemoUpstream({ rows: 10 })
 t.teardown(async () => { await upstream.close() })
@@ -25,24 +25,11 @@ await writeFile(path, JSON.stringify(file))
 const app = await buildDeclaredApp(t, path, { env: { UPSTREAM_URL: upstream.url }, setUp: undefined })
 const address = await app.listen({ host: '127.0.0.1', port: 0 })
 
-/** GETs `path` on the gateway, sent byte for byte; the status and the JSON body. */
-async function rawGet (target: string): Promise<{ status: number, body: Record<string, unknown> }> {
-  const { hostname, port } = new URL(address)
-  return await new Promise((resolve, reject) => {
-    httpGet({ host: hostname, port, path: target }, (response) => {
-      let text = ''
-      response.setEncoding('utf8')
-      response.on('data', (chunk: string) => { text += chunk })
-      response.on('end', () => { resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> }) })
-    }).on('error', reject)
-  })
-}
-
 t.beforeEach(() => { upstream.requests.clear() })
 
 t.test('a dot segment, in any spelling, is a 400 naming the argument, and the upstream is not asked', async (t) => {
   for (const sku of ['..', '.', '%2e%2e', '%2E%2E', '.%2e', '%2e.', '%2e', '%2E']) {
-    const { status, body } = await rawGet(`/products/${sku}`)
+    const { status, body } = await rawGet(address, `/products/${sku}`)
     t.equal(status, 400, sku)
     t.strictSame(body.errors, { sku: [DOT_SEGMENT] }, sku)
   }
@@ -52,7 +39,7 @@ t.test('a dot segment, in any spelling, is a 400 naming the argument, and the up
 t.test('any other value is one segment of the declared path', async (t) => {
   for (const [sku, sent] of [['SKU-00001', 'SKU-00001'], ['...', '...'], ['a.b', 'a.b'], ['..%2Fx', '..%2Fx'], ['%2F', '%2F'], ['%3F', '%3F']]) {
     upstream.requests.clear()
-    const { status } = await rawGet(`/products/${sku}`)
+    const { status } = await rawGet(address, `/products/${sku}`)
     t.equal(status, 404, `${sku}: the upstream has no such path`)
     t.strictSame(upstream.requests.recent.map((request) => request.path), [`/products/${sent}/x`], sku)
   }

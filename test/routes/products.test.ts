@@ -1,9 +1,9 @@
 // GET /products and /products/:sku: rows of another service (the demo upstream, paged like GitHub's
 // API) served through the real app to both audiences, every body checked against its declared schema.
-import { get as httpGet } from 'node:http'
 import t from 'tap'
 import { productAt, startDemoUpstream } from '../../src/demo/upstream.js'
 import { buildApp } from '../helpers/app.js'
+import { rawGet } from '../helpers/raw-get.js'
 
 /** Not a multiple of the upstream's page size (100), so the last page is short. */
 const ROWS = 437
@@ -92,28 +92,13 @@ t.test('a dot segment is never a SKU: refused naming it, and nothing is asked of
   const address = await app.listen({ host: '127.0.0.1', port: 0 })
   for (const sku of ['..', '.', '%2e%2e', '%2E.', '.%2e', '%2e']) {
     for (const headers of [{}, AGENT]) {
-      const { status, body } = await rawGet(`${address}/products/${sku}`, headers)
+      const { status, body } = await rawGet(address, `/products/${sku}`, headers)
       t.equal(status, 400, sku)
       t.strictSame(Object.keys(body.errors as object), ['sku'], sku)
     }
   }
   t.equal(upstream.requests.count, 0, 'the upstream was never called')
 })
-
-/** GETs `url` with its path sent byte for byte; the status and the JSON body. */
-async function rawGet (url: string, headers: Record<string, string>): Promise<{ status: number, body: Record<string, unknown> }> {
-  const { host, port } = new URL(url)
-  const path = url.slice(url.indexOf('/', 'http://'.length))
-  return await new Promise((resolve, reject) => {
-    const request = httpGet({ host: host.split(':')[0], port, path, headers }, (response) => {
-      let text = ''
-      response.setEncoding('utf8')
-      response.on('data', (chunk: string) => { text += chunk })
-      response.on('end', () => { resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> }) })
-    })
-    request.on('error', reject)
-  })
-}
 
 t.test('the gateway\'s own token goes upstream; the caller\'s key never does', async (t) => {
   await app.inject({ url: '/products?limit=1', headers: { ...AGENT, authorization: 'Bearer caller-key-0123456789abcdef' } })

@@ -126,9 +126,14 @@ export function requestedWait (fault: Fault): number {
   return fault.kind === 'status' ? fault.waitMs ?? 0 : 0
 }
 
-/** The problem the gateway answers for `fault` of the upstream called `name` (its origin is never said). */
+/** How a caller's problem names the upstream called `name`: never by its origin. */
+export function upstreamCalled (name: string | undefined): string {
+  return name === undefined ? 'The upstream' : `The upstream ${JSON.stringify(name)}`
+}
+
+/** The problem the gateway answers for `fault` of the upstream called `name`. */
 export function problemOfFault (name: string | undefined, fault: Fault): Error {
-  const upstream = name === undefined ? 'The upstream' : `The upstream ${JSON.stringify(name)}`
+  const upstream = upstreamCalled(name)
   switch (fault.kind) {
     case 'unreachable': return problem('AG_UPSTREAM_UNREACHABLE', `${upstream} could not be reached.`)
     case 'timeout': return problem('AG_UPSTREAM_TIMEOUT', `${upstream} did not answer in time.`)

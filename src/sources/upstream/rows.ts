@@ -9,6 +9,7 @@ import type { TObject } from 'typebox'
 import { problem } from '../../core/errors.js'
 import { CUSTOM_FORMATS } from '../../formats.js'
 import { isDateTime } from './date-time.js'
+import { upstreamCalled } from './faults.js'
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
 
@@ -35,7 +36,7 @@ for (const [name, format] of Object.entries(CUSTOM_FORMATS)) ajv.addFormat(name,
  */
 export function rowReader (schema: TObject, fields: FieldPaths, upstream: { readonly origin: string, readonly name?: string | undefined }, log: RowLog): RowReader {
   const { origin } = upstream
-  const called = upstream.name === undefined ? 'The upstream' : `The upstream ${JSON.stringify(upstream.name)}`
+  const called = upstreamCalled(upstream.name)
   const { affordances: _computed, ...declared } = schema.properties
   const unknown = Object.keys(fields).filter((name) => !Object.hasOwn(declared, name))
   if (unknown.length > 0) throw new RangeError(`fields maps ${unknown.join(', ')}, which the record does not declare.`)
