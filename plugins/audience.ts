@@ -5,6 +5,7 @@ import fp from 'fastify-plugin'
 import Negotiator from 'negotiator'
 import vary from 'vary'
 import { AUDIENCE_HEADER, AUDIENCES, type Audience, type Variants } from '../src/audience.js'
+import { echoed, echoedList } from '../src/core/echo.js'
 import { problem } from '../src/core/errors.js'
 
 declare module 'fastify' {
@@ -78,8 +79,8 @@ function audienceNamed (value: string, header: string): Audience {
   const known = AUDIENCES.find((audience) => audience === named[0])
   if (named.length === 1 && known !== undefined) return known
   const reason = named.length === 1
-    ? `Unknown audience ${JSON.stringify(value.trim())} in the ${displayName(header)} header.`
-    : `The ${displayName(header)} header is given more than once, with different values (${named.map((part) => JSON.stringify(part)).join(', ')}): send it once.`
+    ? `Unknown audience ${JSON.stringify(echoed(value.trim()))} in the ${displayName(header)} header.`
+    : `The ${displayName(header)} header is given more than once, with different values (${echoedList(named, (part) => JSON.stringify(echoed(part)))}): send it once.`
   throw problem('AG_UNKNOWN_AUDIENCE',
     `${reason} Known audiences: ${AUDIENCES.join(', ')}. Send "${displayName(header)}: agent" for the agent variant, ` +
     `and "${displayName(header)}: plain" or no header for the plain one.`

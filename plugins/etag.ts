@@ -9,7 +9,7 @@ import { Readable } from 'node:stream'
 import { PROBLEM_MEDIA_TYPE } from '../src/audience.js'
 import { problem } from '../src/core/errors.js'
 import { problemOf } from '../src/core/problem.js'
-import { anyMatches, strongly, weakly, withAudience } from '../src/http/conditional.js'
+import { preconditionOutcome, withAudience } from '../src/http/conditional.js'
 import { routeConfig } from './audience.js'
 
 async function etag (app: FastifyInstance): Promise<void> {
@@ -36,15 +36,15 @@ function conditional (request: FastifyRequest, reply: FastifyReply, payload: unk
   const tag = typeof hashed !== 'string' ? undefined : routeConfig(request).variants === undefined ? hashed : withAudience(hashed, request.audience)
   if (tag !== undefined) reply.header('etag', tag)
   if (!SAFE_METHODS.has(request.method)) return payload
-  const ifMatch = request.headers['if-match']
-  if (ifMatch !== undefined && !anyMatches(ifMatch, tag, strongly)) {
+  const outcome = preconditionOutcome(request.headers, tag)
+  if (outcome === 'failed') {
     discard(payload)
     reply.removeHeader('content-range')
     const refused = problemOf(problem('AG_PRECONDITION_FAILED', 'If-Match names no current representation of this resource: fetch it again for its ETag.'))
     reply.removeHeader('etag').code(refused.status).type(`${PROBLEM_MEDIA_TYPE}; charset=utf-8`)
     return JSON.stringify(refused.body)
   }
-  if (!anyMatches(request.headers['if-none-match'], tag, weakly)) return payload
+  if (outcome === undefined) return payload
   // Headers a cache would update stay (ETag, Vary, ...); what described the body goes.
   reply.removeHeader('content-type')
   reply.removeHeader('content-range')

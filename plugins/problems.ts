@@ -5,18 +5,34 @@ import fp from 'fastify-plugin'
 import { PROBLEM_MEDIA_TYPE } from '../src/audience.js'
 import { isProblemCode, NO_ROUTE, problem } from '../src/core/errors.js'
 import { problemOf } from '../src/core/problem.js'
+import { announcesBody, closeOnceAnswered } from './well-formed.js'
 
 async function problems (app: FastifyInstance): Promise<void> {
   const paths = servedPaths(app)
   app.setErrorHandler(sendProblem)
-  // Reached for a path no route serves, and for a method a served path is not served with.
-  app.setNotFoundHandler(function notFound (request, reply) {
+  /**
+   * A path no route serves (404), a method a served path is not served with (405), and what a route
+   * that serves the method did not find, such as a static file that is not there (404).
+   */
+  function unserved (request: FastifyRequest, reply: FastifyReply): FastifyReply {
     const methods = paths.methodsOf(request.url.split('?')[0])
-    if (methods.length === 0) return sendProblem(problem('AG_NOT_FOUND', NO_ROUTE), request, reply)
+    if (methods.length === 0 || methods.includes(request.method)) return sendProblem(problem('AG_NOT_FOUND', NO_ROUTE), request, reply)
     const allow = [...methods, 'OPTIONS'].join(', ')
     if (request.method === 'OPTIONS') return reply.code(204).header('allow', allow).send()
     const refused = Object.assign(problem('AG_METHOD_NOT_ALLOWED', `This path is served with ${allow} only.`), { headers: { allow } })
     return sendProblem(refused, request, reply)
+  }
+  app.setNotFoundHandler(unserved)
+  // A request no route takes is answered before its body is read, which Fastify would otherwise wait
+  // for (a POST to a read-only path, trickling its body, held a socket): a body announced is never
+  // read, and its connection is closed once the answer is sent.
+  app.addHook('preParsing', function refuseUnserved (request, reply, payload, done) {
+    if (!request.is404) {
+      done(null, payload)
+      return
+    }
+    if (announcesBody(request)) closeOnceAnswered(request, reply)
+    unserved(request, reply)
   })
 }
 

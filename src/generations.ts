@@ -22,7 +22,7 @@ export interface ListenerOptions {
 }
 
 /** Events of a connection rather than of a request: each goes to the current generation's handler. */
-const FORWARDED = ['clientError', 'connect'] as const
+const FORWARDED = ['clientError', 'connect', 'checkExpectation'] as const
 
 /** The one server that listens, with Fastify's limits, handing every request to `generations`. */
 export function createListener<G extends Generation> (generations: Generations<G>, options: ListenerOptions): Server {

@@ -2,7 +2,7 @@
 // on SIGTERM a drain (readiness 503, everything else still served) so a balancer takes the replica
 // out, then the listener closed while requests in flight finish, within a grace period.
 import { realpathSync } from 'node:fs'
-import type { Server } from 'node:http'
+import type { Server, ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -39,6 +39,16 @@ const REQUEST_TIMEOUT_MS = 10_000
 export const DEADLINE_CHECK_MS = 1000
 
 /**
+ * Node's options for a request deadline of `ms`, given when the server is created. Set afterwards
+ * (as Fastify sets `requestTimeout`), the deadline meets Node's default `headersTimeout` of 60 s, and
+ * Node, which takes the smaller of the two for the headers and the larger for the whole request, would
+ * let a body trickle in for 60 s: with both equal, the headers and the body share the one deadline.
+ */
+export function requestDeadline (ms: number): { requestTimeout: number, headersTimeout: number } {
+  return { requestTimeout: ms, headersTimeout: ms }
+}
+
+/**
  * The listening socket's limits, for a read-only API whose requests are small and quick, so a slow
  * one is cut short rather than holding a socket. Fastify sets them on a server of its own; the
  * process sets them on its one listener (src/generations.ts).
@@ -48,7 +58,7 @@ export const LISTENER_LIMITS: ListenerOptions = {
   // every 30 s by default, so it would fire anywhere up to 30 s late: checked every second here.
   requestTimeout: REQUEST_TIMEOUT_MS,
   // A request without Host is refused as a problem (plugins/well-formed.ts), not by Node's bare 400.
-  http: { connectionsCheckingInterval: DEADLINE_CHECK_MS, requireHostHeader: false },
+  http: { connectionsCheckingInterval: DEADLINE_CHECK_MS, requireHostHeader: false, ...requestDeadline(REQUEST_TIMEOUT_MS) },
   // A socket with no traffic either way for 30 s is closed, a reader that stopped reading included.
   connectionTimeout: 30_000,
   // Idle keep-alive sockets outlive a load balancer's usual 60 s, so the balancer closes them first.
@@ -82,23 +92,24 @@ export function serverOptions (level: Config['logLevel']): FastifyHttpOptions<Se
 
 /** A URL that cannot be routed (bad escapes, an over-long parameter), answered like any error. */
 function frameworkProblem (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  // Fastify's own messages quote the offending URL: the detail says what is wrong without echoing it.
-  const { status, body, headers } = problemOf(Object.assign(new Error(frameworkDetail(error.code)), { statusCode: error.statusCode }))
+  const { status, body, headers } = problemOf(frameworkRefusal(error))
   body.request_id = request.id
-  // No hook ran: the request-id plugin's header is set here.
-  reply.header(REQUEST_ID_HEADER, request.id)
+  // No hook ran: the request-id plugin's header and the security headers are set here.
+  reply.header(REQUEST_ID_HEADER, request.id).headers(RAW_SECURITY_HEADERS)
   request.log.info({ status, code: error.code }, 'request rejected')
   reply.code(status).headers(headers).type(PROBLEM_MEDIA_TYPE).send(body)
 }
 
-const FRAMEWORK_DETAILS: ReadonlyMap<string, string> = new Map([
-  ['FST_ERR_BAD_URL', 'The URL has a malformed percent-escape: encode it again.'],
-  ['FST_ERR_MAX_PARAM_LENGTH', 'A path parameter is longer than the server reads (100 characters).']
-])
-
-/** What a refusal of the framework's says: its own words quote the URL, these do not. */
-export function frameworkDetail (code: string): string {
-  return FRAMEWORK_DETAILS.get(code) ?? 'The request could not be routed.'
+/**
+ * What a refusal of the framework's is, in the registry's words: Fastify's own messages quote the
+ * offending URL, these do not. Anything else it refuses keeps its status, as `about:blank`.
+ */
+export function frameworkRefusal (error: Pick<FastifyError, 'code' | 'statusCode'>): Error {
+  switch (error.code) {
+    case 'FST_ERR_BAD_URL': return problem('AG_MALFORMED_REQUEST', 'The URL has a malformed percent-escape: encode it again.')
+    case 'FST_ERR_MAX_PARAM_LENGTH': return problem('AG_PARAMETER_TOO_LONG', 'A path parameter is longer than the server reads (100 characters).')
+    default: return Object.assign(new Error('The request could not be routed.'), { statusCode: error.statusCode })
+  }
 }
 
 /** Failures of the HTTP exchange itself, found before a request exists, by Node's error code. */
@@ -109,6 +120,13 @@ const CONNECTION_PROBLEMS: ReadonlyMap<unknown, () => Error> = new Map<unknown, 
 
 /** Answers on the raw socket, then closes it: no request, so no reply, exists. */
 function connectionProblem (error: Error & { code?: string }, socket: Socket): void {
+  // A request on this socket has its answer under way (refused on its headers, before Node's parser
+  // failed on what followed them): that answer is the only one, and the socket is closed after what
+  // it has written. Node's own handler asks the same of the socket's current response.
+  if ((socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage?.headersSent === true) {
+    socket.end()
+    return
+  }
   const known = CONNECTION_PROBLEMS.get(error.code)
   writeRawProblem(socket, problemOf(known === undefined ? problem('AG_MALFORMED_REQUEST', 'The request is not well-formed HTTP/1.1.') : known()), RAW_SECURITY_HEADERS)
 }

@@ -112,7 +112,8 @@ function partChecker (schema: TObject): (raw: Readonly<Record<string, unknown>>,
   const validate = ajv.compile(schema)
   const properties: Readonly<Record<string, { type?: unknown }>> = schema.properties
   return (raw, errors) => {
-    const data: Record<string, unknown> = {}
+    // Without a prototype: an argument named `__proto__` is one more unknown name, not a prototype to set.
+    const data: Record<string, unknown> = Object.create(null)
     const refused = new Set<string>()
     for (const [name, value] of Object.entries(raw)) {
       const type = Object.hasOwn(properties, name) ? properties[name].type : undefined

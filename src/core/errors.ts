@@ -2,6 +2,7 @@
 // Everything else derives from this table: the errors `problem()` raises, the problem `type` URNs, the
 // problems each route publishes, the raw-socket answers of the server, and a test pins its docs.
 import createError, { type FastifyErrorConstructor } from '@fastify/error'
+import { echoed, echoedList, MAX_ECHOED_NAMES } from './echo.js'
 
 export interface ProblemKind {
   readonly status: number
@@ -25,7 +26,9 @@ export const PROBLEM_KINDS = {
   AG_REQUEST_TIMEOUT: { status: 408, title: 'Request timeout', when: 'the request did not arrive whole in time' },
   AG_PRECONDITION_FAILED: { status: 412, title: 'Precondition failed', when: 'If-Match names no current representation' },
   AG_BODY_NOT_ALLOWED: { status: 413, title: 'Body not allowed', when: 'a body on a GET or HEAD request' },
+  AG_PARAMETER_TOO_LONG: { status: 414, title: 'Parameter too long', when: 'a path parameter longer than the server reads' },
   AG_RANGE_NOT_SATISFIABLE: { status: 416, title: 'Range not satisfiable', when: 'a Range header whose range starts past the end of the content (`Content-Range: bytes */<length>` gives its length)' },
+  AG_EXPECTATION_FAILED: { status: 417, title: 'Expectation failed', when: 'an `Expect` header other than `100-continue`' },
   AG_RATE_LIMITED: { status: 429, title: 'Rate limited', when: 'too many requests from this key or address; retry after the Retry-After header\'s seconds' },
   AG_HEADERS_TOO_LARGE: { status: 431, title: 'Headers too large', when: 'the request\'s headers are too large' },
   AG_UPSTREAM_UNREACHABLE: { status: 502, title: 'Upstream unreachable', when: 'the upstream refused or reset the connection, or its name did not resolve' },
@@ -66,8 +69,18 @@ export function problemType (code: ProblemCode): string {
 /** A 400 naming each offending argument with what is wrong with it. */
 export function invalidArguments (errors: ArgumentErrors): Error & { errors: ArgumentErrors } {
   const names = Object.keys(errors)
-  const error = problem('AG_INVALID_ARGUMENTS', `The request has ${names.length === 1 ? 'an invalid argument' : 'invalid arguments'}: ${names.join(', ')}. See "errors".`)
-  return Object.assign(error, { errors })
+  const error = problem('AG_INVALID_ARGUMENTS', `The request has ${names.length === 1 ? 'an invalid argument' : 'invalid arguments'}: ${echoedList(names)}. See "errors".`)
+  return Object.assign(error, { errors: echoedErrors(errors) })
+}
+
+/**
+ * `errors` as a problem carries them: the first MAX_ECHOED_NAMES arguments, each name bounded (two
+ * long names alike in their start share one entry). A Map, as in argumentErrors: a name may be `__proto__`.
+ */
+function echoedErrors (errors: ArgumentErrors): ArgumentErrors {
+  const kept = new Map<string, string[]>()
+  for (const [name, messages] of Object.entries(errors).slice(0, MAX_ECHOED_NAMES)) kept.set(echoed(name), [...(kept.get(echoed(name)) ?? []), ...messages])
+  return Object.fromEntries(kept)
 }
 
 /** One error class per code, made once from the table: its message is the problem's `detail`. */

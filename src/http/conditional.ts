@@ -12,6 +12,17 @@ export function withAudience (tag: string, audience: string): string {
   return tag.replace('"', `"${audience}-`)
 }
 
+/**
+ * What the preconditions of a safe request decide for a representation tagged `tag` (`undefined`:
+ * none known), in RFC 9110's order (section 13.2.2): If-Match naming nothing current fails (412), then
+ * If-None-Match naming it is not modified (304); `undefined` when they leave the answer as it is.
+ */
+export function preconditionOutcome (headers: { 'if-match'?: string, 'if-none-match'?: string }, tag: string | undefined): 'failed' | 'not-modified' | undefined {
+  const ifMatch = headers['if-match']
+  if (ifMatch !== undefined && !anyMatches(ifMatch, tag, strongly)) return 'failed'
+  return anyMatches(headers['if-none-match'], tag, weakly) ? 'not-modified' : undefined
+}
+
 /** True when a precondition header is `*` or names the current tag, compared as `same` compares. */
 export function anyMatches (header: string | undefined, tag: string | undefined, same: (a: string, b: string) => boolean): boolean {
   if (header === undefined) return false

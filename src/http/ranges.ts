@@ -5,7 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { problem } from '../core/errors.js'
 import type { ByteContent } from '../sources/index.js'
-import { strongly } from './conditional.js'
+import { preconditionOutcome, strongly } from './conditional.js'
 
 /** One satisfiable range: the bytes from `start` to `end`, both inclusive, as Content-Range writes them. */
 export interface ByteRange {
@@ -48,6 +48,9 @@ export function rangeOf (header: string | undefined, length: number): ByteRange 
 export async function bytesAnswer (request: FastifyRequest, reply: FastifyReply, content: ByteContent, tag: string): Promise<Buffer> {
   reply.header('accept-ranges', 'bytes')
   const range = honoured(request, tag) ? rangeOf(request.headers.range, content.length) : undefined
+  // Preconditions come before Range (RFC 9110 section 13.2.2): when they decide (412, 304), the whole
+  // content goes on to the ETag plugin, which answers by them, rather than a 416.
+  if (range === 'unsatisfiable' && preconditionOutcome(request.headers, tag) !== undefined) return asBuffer(await content.read(0, content.length))
   if (range === 'unsatisfiable') {
     const refused = problem('AG_RANGE_NOT_SATISFIABLE', `The Range header asks for bytes this content does not have: it has ${content.length} bytes, numbered from 0.`)
     throw Object.assign(refused, { headers: { 'content-range': `bytes */${content.length}` } })

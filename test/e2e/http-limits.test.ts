@@ -7,7 +7,7 @@ import Fastify, { type FastifyHttpOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import t, { type Test } from 'tap'
 import app from '../../src/app.js'
-import { DEADLINE_CHECK_MS, frameworkDetail, serverOptions } from '../../src/server.js'
+import { DEADLINE_CHECK_MS, frameworkRefusal, requestDeadline, serverOptions } from '../../src/server.js'
 import { AUTH, buildApp, KEY } from '../helpers/app.js'
 import { PROBLEM_JSON } from '../helpers/problem.js'
 
@@ -85,7 +85,8 @@ t.test('an over-long path parameter is a 414 problem', async (t) => {
   const res = await app.inject({ url: `/books/${'1'.repeat(101)}`, headers: AUTH })
   t.equal(res.statusCode, 414)
   t.equal(res.headers['content-type'], PROBLEM_JSON)
-  t.strictSame(res.json(), { type: 'about:blank', title: 'URI Too Long', status: 414, detail: 'A path parameter is longer than the server reads (100 characters).', request_id: res.headers['x-request-id'] })
+  t.strictSame(res.json(), { type: 'urn:audience-gateway:problem:parameter-too-long', title: 'Parameter too long', status: 414, detail: 'A path parameter is longer than the server reads (100 characters).', request_id: res.headers['x-request-id'] })
+  t.equal(res.headers['x-content-type-options'], 'nosniff', 'with the security headers, though no hook ran')
 })
 
 t.test('a URL with a broken escape is a 400 problem', async (t) => {
@@ -93,7 +94,9 @@ t.test('a URL with a broken escape is a 400 problem', async (t) => {
   const res = await app.inject({ url: '/books/%E0%A4%A', headers: AUTH })
   t.equal(res.statusCode, 400)
   t.equal(res.headers['content-type'], PROBLEM_JSON)
-  t.strictSame(res.json(), { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'The URL has a malformed percent-escape: encode it again.', request_id: res.headers['x-request-id'] })
+  t.strictSame(res.json(), { type: 'urn:audience-gateway:problem:malformed-request', title: 'Malformed request', status: 400, detail: 'The URL has a malformed percent-escape: encode it again.', request_id: res.headers['x-request-id'] })
+  t.equal(res.headers['x-content-type-options'], 'nosniff', 'with the security headers, though no hook ran')
+  t.equal((await app.inject({ url: '/books/%ZZ', headers: AUTH })).json().type, 'urn:audience-gateway:problem:malformed-request')
 })
 
 t.test('what is not HTTP is a 400 problem, and the connection is closed', async (t) => {
@@ -129,6 +132,21 @@ t.test('a request that does not arrive in time is a 408 problem', async (t) => {
   t.match(JSON.parse(body), { type: 'urn:audience-gateway:problem:request-timeout', status: 408, title: 'Request timeout' })
 })
 
+t.test('a body trickled in is cut at the request deadline, as the headers are, not at Node\'s 60 s', async (t) => {
+  const { server } = await listening(t)
+  t.equal(server.server.headersTimeout, server.server.requestTimeout, 'the served server: one deadline for headers and body')
+  // The served deadline is 10 s; here 300 ms, checked every 50 ms. Before, the body had 60 s, past tap's timeout.
+  const short = Fastify({ ...serverOptions('silent'), requestTimeout: 300, http: { connectionsCheckingInterval: 50, ...requestDeadline(300) } })
+  await short.register(fp(app), { databaseUrl: ':memory:', timeZone: 'UTC', apiKeys: [KEY] })
+  // No route of the gateway takes a body; this one, for the test only, does.
+  short.post('/echo', async (request) => request.body)
+  await short.listen({ port: 0, host: '127.0.0.1' })
+  t.teardown(() => short.close())
+  const { head, body } = await exchange((short.server.address() as AddressInfo).port, 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"text": "')
+  t.match(head, /^HTTP\/1\.1 408 /)
+  t.match(JSON.parse(body), { type: 'urn:audience-gateway:problem:request-timeout', status: 408 })
+})
+
 t.test('a client that resets mid-request leaves the server serving', async (t) => {
   const { server, port } = await listening(t)
   const socket = connect(port, '127.0.0.1')
@@ -142,6 +160,6 @@ t.test('a client that resets mid-request leaves the server serving', async (t) =
 })
 
 t.test('any other refusal of the framework says what is wrong without quoting the URL', async (t) => {
-  t.equal(frameworkDetail('FST_ERR_ASYNC_CONSTRAINT'), 'The request could not be routed.')
-  t.equal(frameworkDetail('FST_ERR_BAD_URL'), 'The URL has a malformed percent-escape: encode it again.')
+  t.match(frameworkRefusal({ code: 'FST_ERR_ASYNC_CONSTRAINT', statusCode: 500 }), { message: 'The request could not be routed.', statusCode: 500 })
+  t.match(frameworkRefusal({ code: 'FST_ERR_BAD_URL', statusCode: 400 }), { code: 'AG_MALFORMED_REQUEST', statusCode: 400 })
 })

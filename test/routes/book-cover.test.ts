@@ -114,6 +114,26 @@ t.test('conditional requests: If-None-Match is a 304 for a range too, If-Match a
   t.equal((await app.inject({ url: '/books/1/cover', headers: { ...AUTH, range: 'bytes=0-9', 'if-match': tag } })).statusCode, 206)
 })
 
+t.test('preconditions come before Range: an unsatisfiable range with If-None-Match current is a 304, with If-Match stale a 412', async (t) => {
+  const tag = await plainTag()
+  for (const range of [`bytes=${LENGTH}-`, 'bytes=-0']) {
+    const unchanged = await app.inject({ url: '/books/1/cover', headers: { ...AUTH, range, 'if-none-match': tag } })
+    t.equal(unchanged.statusCode, 304, range)
+    t.equal(unchanged.body, '')
+    t.notOk('content-range' in unchanged.headers)
+    for (const method of ['GET', 'HEAD'] as const) {
+      const stale = await app.inject({ method, url: '/books/1/cover', headers: { ...AUTH, range, 'if-match': '"plain-old"' } })
+      t.equal(stale.statusCode, 412, `${method} ${range}`)
+      t.notOk('content-range' in stale.headers)
+    }
+    // Preconditions that hold leave the range to decide: still a 416.
+    t.equal((await app.inject({ url: '/books/1/cover', headers: { ...AUTH, range, 'if-match': tag } })).statusCode, 416, range)
+    t.equal((await app.inject({ url: '/books/1/cover', headers: { ...AUTH, range, 'if-none-match': '"plain-old"' } })).statusCode, 416, range)
+  }
+  const head = await app.inject({ method: 'HEAD', url: '/books/1/cover', headers: { ...AUTH, range: `bytes=${LENGTH}-`, 'if-none-match': tag } })
+  t.equal(head.statusCode, 304)
+})
+
 t.test('HEAD: the same headers, no body', async (t) => {
   for (const [range, status, length] of [[undefined, 200, LENGTH], ['bytes=0-99', 206, 100]] as const) {
     const res = await app.inject({ method: 'HEAD', url: '/books/1/cover', headers: range === undefined ? AUTH : { ...AUTH, range } })

@@ -67,6 +67,7 @@ async function raw (port: number, bytes: string): Promise<string> {
 t.test('the listener has the limits Fastify would set on a server of its own', async (t) => {
   const { server } = await listening(t, new Generations(fake('first')))
   t.equal(server.requestTimeout, LISTENER_LIMITS.requestTimeout)
+  t.equal(server.headersTimeout, LISTENER_LIMITS.requestTimeout, 'the headers and the body share the one deadline')
   t.equal(server.keepAliveTimeout, LISTENER_LIMITS.keepAliveTimeout)
   t.equal(server.timeout, LISTENER_LIMITS.connectionTimeout)
   t.equal((server as unknown as { connectionsCheckingInterval: number }).connectionsCheckingInterval, LISTENER_LIMITS.http.connectionsCheckingInterval)
