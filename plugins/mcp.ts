@@ -30,6 +30,14 @@ export const MCP_PATH = '/mcp'
 /** Room for an `initialize` with a client's capabilities; the server's 1 KiB is for stray bodies. */
 const BODY_LIMIT = 64 * 1024
 
+/**
+ * The answer to a JSON-RPC batch (a body that is an array). Only the 2025-03-26 revision had them
+ * (2025-06-18 dropped them, and the SDK's clients send none); the SDK would run up to 100 calls of
+ * one, and answer them in one body, for a single request's share of the rate limit. So none is
+ * run: one JSON-RPC error, id null as no one call is answered.
+ */
+const BATCH_REFUSED = { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: JSON-RPC batches are not accepted; send one message per request.' } } as const
+
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]'])
 
 async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
@@ -54,6 +62,10 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
       config: { keyOptional: true, shed: false, rateLimit: { hook: 'preHandler' } },
       schema: { hide: true },
       onRequest: async (request) => { checkDoors(request, options) },
+      // Before the rate limit and before anything of it runs: a batch is refused whole (see BATCH_REFUSED).
+      preValidation: async (request, reply) => {
+        if (Array.isArray(request.body)) return await reply.code(400).type('application/json').send(BATCH_REFUSED)
+      },
       preHandler: async () => {
         const overloaded = app.overloaded()
         if (overloaded !== undefined) throw overloaded

@@ -4,7 +4,8 @@
 // Server, the message validated as it enters and the result as it leaves, a web Response) costs
 // about as much as serving the page itself. Its answer here is the one the SDK's Server writes for
 // the same call (test/mcp/direct.test.ts compares them message by message); anything else, from
-// `initialize` to a call with `_meta`, a batch or the newer revision's envelope, is the SDK's.
+// `initialize` to a call with `_meta` or the newer revision's envelope, is the SDK's (a batch
+// reaches neither: the transport refuses it).
 import type { ToolResult } from './tools.js'
 
 /** A `tools/call` as the direct path takes it. */
