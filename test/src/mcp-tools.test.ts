@@ -1,9 +1,11 @@
-// A resource as a tool, without a server: what toolOf refuses at registration.
+// A resource as a tool, without a server: what toolOf refuses at registration, and a refusal's text.
 import t from 'tap'
 import Type from 'typebox'
 import { MountError } from '../../src/core/mount.js'
 import type { Resource } from '../../src/core/resource.js'
-import { toolOf } from '../../src/mcp/tools.js'
+import { invalidArguments } from '../../src/core/errors.js'
+import { problemOf } from '../../src/core/problem.js'
+import { LISTED_ERRORS, refusal, toolOf } from '../../src/mcp/tools.js'
 
 t.test('a path parameter named like an argument cannot be one object of arguments: refused, naming the route', async (t) => {
   const resource = {
@@ -14,4 +16,30 @@ t.test('a path parameter named like an argument cannot be one object of argument
     bodies: { plain: { type: 'object' }, agent: { type: 'object' } }
   } as unknown as Resource
   t.throws(() => toolOf(resource), new MountError('Route \'getNote\': id is both a path parameter and an argument; a tool takes one object of arguments.'))
+})
+
+/** The one text block of a refusal of these argument errors. */
+function textOf (errors: Record<string, string[]>): string {
+  return refusal(problemOf(invalidArguments(errors)).body).content[0].text
+}
+
+t.test('invalid arguments are told in the text itself, each with what is wrong, never "See errors"', async (t) => {
+  t.equal(textOf({ limit: ['Must be at most 100.'] }), 'Invalid arguments (400): The call has an invalid argument:\n- limit: Must be at most 100.')
+  t.equal(textOf({ offset: ['Must be an integer.', 'Must be at least 0.'], foo: ['Unknown argument.'] }),
+    'Invalid arguments (400): The call has 2 invalid arguments:\n- offset: Must be an integer.\n- offset: Must be at least 0.\n- foo: Unknown argument.')
+})
+
+t.test('the text is bounded: the first problems listed, then how many more; a name that is not plain is quoted and cut', async (t) => {
+  const many = Object.fromEntries(Array.from({ length: 1000 }, (_, index) => [`arg_${index}`, ['Unknown argument.']]))
+  const lines = textOf(many).split('\n')
+  t.equal(lines[0], 'Invalid arguments (400): The call has 1000 invalid arguments:')
+  t.equal(lines.length, 1 + LISTED_ERRORS + 1)
+  t.equal(lines[LISTED_ERRORS], `- arg_${LISTED_ERRORS - 1}: Unknown argument.`)
+  t.equal(lines[LISTED_ERRORS + 1], `- and ${1000 - LISTED_ERRORS} more: the tool's inputSchema (tools/list) names the arguments it takes.`)
+  t.ok(textOf(many).length < 1500, 'a call of a thousand arguments is told in a few lines')
+  const long = 'x'.repeat(10_000)
+  t.equal(textOf({ [long]: ['Unknown argument.'] }), `Invalid arguments (400): The call has an invalid argument:\n- "${'x'.repeat(64)}…": Unknown argument.`)
+  t.equal(textOf({ 'two\nlines': ['Unknown argument.'], '': ['Unknown argument.'], 'a/b.c-d_e': ['Unknown argument.'] }),
+    'Invalid arguments (400): The call has 3 invalid arguments:\n- "two\\nlines": Unknown argument.\n- "": Unknown argument.\n- a/b.c-d_e: Unknown argument.')
+  t.equal(textOf({ ['y'.repeat(64)]: ['Unknown argument.'] }), `Invalid arguments (400): The call has an invalid argument:\n- ${'y'.repeat(64)}: Unknown argument.`, 'a plain name of the longest length shown is shown as it is')
 })
