@@ -14,6 +14,7 @@ import { problemOf } from '../src/core/problem.js'
 import { directAnswer, directCallOf, type DirectCall } from '../src/mcp/direct.js'
 import { refusal, refused, toolOf, type CallContext, type Tool } from '../src/mcp/tools.js'
 import { refusalReason, refusingCheck, type Permission, type Principal } from '../src/permissions.js'
+import type { CorsAllowance } from './cors.js'
 import { sendProblem } from './problems.js'
 
 export interface McpOptions {
@@ -26,6 +27,17 @@ export interface McpOptions {
 }
 
 export const MCP_PATH = '/mcp'
+
+/**
+ * What a browser MCP client on an allowed origin may do at `/mcp` (plugins/cors.ts): the methods
+ * the route serves, the headers a client of any revision sends, and the session id it would read
+ * back (this endpoint hands none out, but a client looks for it).
+ */
+export const MCP_CORS: CorsAllowance = {
+  methods: ['GET', 'HEAD', 'POST', 'DELETE'],
+  allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Mcp-Method', 'Mcp-Name', 'Last-Event-ID'],
+  exposedHeaders: ['Mcp-Session-Id']
+}
 
 /** Room for an `initialize` with a client's capabilities; the server's 1 KiB is for stray bodies. */
 const BODY_LIMIT = 64 * 1024

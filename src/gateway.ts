@@ -9,7 +9,7 @@ import auth from '../plugins/auth.js'
 import cors from '../plugins/cors.js'
 import drain from '../plugins/drain.js'
 import etag from '../plugins/etag.js'
-import mcp from '../plugins/mcp.js'
+import mcp, { MCP_CORS, MCP_PATH } from '../plugins/mcp.js'
 import metrics from '../plugins/metrics.js'
 import mount from '../plugins/mount.js'
 import wellFormed from '../plugins/well-formed.js'
@@ -62,7 +62,7 @@ async function gateway (fastify: FastifyInstance, options: GatewayOptions): Prom
   await fastify.register(drain)
   // onRequest hooks run in this order: CORS and security headers go on every answer, shed ones
   // included; shedding comes before any work; rate limits after auth, which names the caller.
-  await fastify.register(cors, { origins: options.corsOrigins ?? [] })
+  await fastify.register(cors, { origins: options.corsOrigins ?? [], paths: { [MCP_PATH]: MCP_CORS } })
   await fastify.register(securityHeaders)
   await fastify.register(wellFormed)
   await fastify.register(loadShedding, options.loadShedding ?? {})

@@ -70,3 +70,49 @@ t.test('an origin not configured gets no CORS header at all, on a request and on
   t.equal(unknown.statusCode, 404)
   t.notOk(Object.keys(unknown.headers).some((name) => name.startsWith('access-control-')))
 })
+
+/** Every header a browser MCP client sends, of either revision: the 2025 ones and the newer ones. */
+const MCP_REQUEST_HEADERS = ['accept', 'authorization', 'content-type', 'last-event-id', 'mcp-method', 'mcp-name', 'mcp-protocol-version', 'mcp-session-id']
+
+t.test('a preflight for /mcp allows what a browser MCP client sends: its methods and its headers', async (t) => {
+  for (const url of ['/mcp', '/mcp?from=browser']) {
+    for (const method of ['POST', 'GET', 'DELETE']) {
+      const res = await app.inject({
+        method: 'OPTIONS',
+        url,
+        headers: { origin: ORIGIN, 'access-control-request-method': method, 'access-control-request-headers': MCP_REQUEST_HEADERS.join(', ') }
+      })
+      t.equal(res.statusCode, 204, `${method} ${url}`)
+      t.equal(res.headers['access-control-allow-origin'], ORIGIN)
+      t.ok(String(res.headers['access-control-allow-methods']).split(', ').includes(method), `${method} ${url}: allowed`)
+      t.strictSame(String(res.headers['access-control-allow-headers']).toLowerCase().split(', ').sort(), MCP_REQUEST_HEADERS, `${method} ${url}: every header allowed`)
+      t.equal(res.headers['access-control-max-age'], '600')
+    }
+  }
+})
+
+t.test('an answer of /mcp lets a browser script read the session id beside the other headers; other paths do not expose it', async (t) => {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/mcp',
+    headers: { ...AUTH, origin: ORIGIN, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' }
+  })
+  t.equal(res.statusCode, 200)
+  t.equal(res.headers['access-control-allow-origin'], ORIGIN)
+  const exposed = String(res.headers['access-control-expose-headers']).split(', ')
+  for (const header of ['Mcp-Session-Id', 'WWW-Authenticate', 'Retry-After', 'X-RateLimit-Remaining']) t.ok(exposed.includes(header), header)
+  const books = await app.inject({ url: '/books/1', headers: { ...AUTH, origin: ORIGIN } })
+  t.notOk(String(books.headers['access-control-expose-headers']).includes('Mcp-Session-Id'))
+})
+
+t.test('other paths keep a read-only allowance: no POST, no MCP header', async (t) => {
+  const res = await app.inject({ method: 'OPTIONS', url: '/books?page=2', headers: { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-session-id' } })
+  t.equal(res.headers['access-control-allow-methods'], 'GET, HEAD')
+  t.same(String(res.headers['access-control-allow-headers']).toLowerCase().split(', ').sort(), ['authorization', 'if-none-match', 'x-audience'])
+})
+
+t.test('an origin not configured gets no preflight for /mcp either', async (t) => {
+  const res = await app.inject({ method: 'OPTIONS', url: '/mcp', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } })
+  t.notOk(Object.keys(res.headers).some((name) => name.startsWith('access-control-')))
+})
