@@ -22,6 +22,8 @@ declare module 'fastify' {
      * decides what a caller without one may do (MCP lists and calls the unrestricted tools).
      */
     keyOptional?: boolean
+    /** Said after a 401's detail on this route: how its clients are to send a key (MCP's clients reach for OAuth). */
+    keyHint?: string
   }
 }
 
@@ -46,13 +48,13 @@ async function auth (app: FastifyInstance, options: AuthOptions): Promise<void> 
   // With `done` rather than async: run on every request, spared a promise and a microtask. A refusal
   // is thrown as before, and reaches the problems plugin all the same.
   app.addHook('onRequest', function authorize (request: FastifyRequest, _reply: FastifyReply, done: () => void) {
-    const { permissions, keyOptional } = routeConfig(request)
-    if (keyOptional === true && request.headers.authorization !== undefined) request.principal = authenticate(request.headers.authorization, keys)
+    const { permissions, keyOptional, keyHint } = routeConfig(request)
+    if (keyOptional === true && request.headers.authorization !== undefined) request.principal = authenticate(request.headers.authorization, keys, keyHint)
     if (permissions === undefined) {
       done()
       return
     }
-    if (needsPrincipal(permissions)) request.principal = authenticate(request.headers.authorization, keys)
+    if (needsPrincipal(permissions)) request.principal = authenticate(request.headers.authorization, keys, keyHint)
     const refusing = refusingCheck(permissions, request.principal)
     if (refusing !== undefined) {
       const refused = problem('AG_FORBIDDEN', `This key may not call this route: ${refusalReason(refusing)}.`)
@@ -78,19 +80,24 @@ interface KnownKey {
 }
 
 /** The caller behind `authorization`, checked against every key without stopping at a match. */
-function authenticate (authorization: string | undefined, keys: readonly KnownKey[]): Principal {
+function authenticate (authorization: string | undefined, keys: readonly KnownKey[], hint: string | undefined): Principal {
   const match = BEARER.exec(authorization ?? '')
   if (match === null) {
-    throw withChallenge(problem('AG_UNAUTHORIZED', authorization === undefined
+    throw withChallenge(unauthorized(authorization === undefined
       ? 'This route needs a key: send "Authorization: Bearer <key>".'
-      : 'The Authorization header is malformed: send "Authorization: Bearer <key>".'), CHALLENGE)
+      : 'The Authorization header is malformed: send "Authorization: Bearer <key>".', hint), CHALLENGE)
   }
   const presented = sha256(match[1])
   const known = keys.reduce<KnownKey | undefined>((found, key) => timingSafeEqual(key.digest, presented) ? key : found, undefined)
   if (known === undefined) {
-    throw withChallenge(problem('AG_UNAUTHORIZED', 'The bearer key is not valid: send one of the configured keys (API_KEYS).'), `${CHALLENGE}, error="invalid_token"`)
+    throw withChallenge(unauthorized('The bearer key is not valid: send one of the configured keys (API_KEYS).', hint), `${CHALLENGE}, error="invalid_token"`)
   }
   return { keyId: presented.toString('hex').slice(0, 12), scopes: known.scopes }
+}
+
+/** A 401, its detail followed by the route's hint when it has one. */
+function unauthorized (detail: string, hint: string | undefined): Error {
+  return problem('AG_UNAUTHORIZED', hint === undefined ? detail : `${detail} ${hint}`)
 }
 
 function withChallenge (error: Error, challenge: string): Error {

@@ -15,6 +15,7 @@ import { directAnswer, directCallOf, type DirectCall } from '../src/mcp/direct.j
 import { refusal, refused, toolOf, type CallContext, type Tool } from '../src/mcp/tools.js'
 import { refusalReason, refusingCheck, type Permission, type Principal } from '../src/permissions.js'
 import type { CorsAllowance } from './cors.js'
+import { BEARER_ONLY } from './oauth-discovery.js'
 import { sendProblem } from './problems.js'
 
 export interface McpOptions {
@@ -71,7 +72,8 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
       url: MCP_PATH,
       bodyLimit: BODY_LIMIT,
       // Shed and limited per call, after the message is read, so that a call is answered as a call.
-      config: { keyOptional: true, shed: false, rateLimit: { hook: 'preHandler' } },
+      // A wrong key's 401 says there is no OAuth here: an MCP client meeting one goes looking for it.
+      config: { keyOptional: true, keyHint: BEARER_ONLY, shed: false, rateLimit: { hook: 'preHandler' } },
       schema: { hide: true },
       onRequest: async (request) => { checkDoors(request, options) },
       // Before the rate limit and before anything of it runs: a batch is refused whole (see BATCH_REFUSED).

@@ -12,6 +12,7 @@ import etag from '../plugins/etag.js'
 import mcp, { MCP_CORS, MCP_PATH } from '../plugins/mcp.js'
 import metrics from '../plugins/metrics.js'
 import mount from '../plugins/mount.js'
+import oauthDiscovery, { OAUTH_CORS } from '../plugins/oauth-discovery.js'
 import wellFormed from '../plugins/well-formed.js'
 import health from '../plugins/health.js'
 import loadShedding, { type LoadSheddingOptions } from '../plugins/load-shedding.js'
@@ -62,7 +63,7 @@ async function gateway (fastify: FastifyInstance, options: GatewayOptions): Prom
   await fastify.register(drain)
   // onRequest hooks run in this order: CORS and security headers go on every answer, shed ones
   // included; shedding comes before any work; rate limits after auth, which names the caller.
-  await fastify.register(cors, { origins: options.corsOrigins ?? [], paths: { [MCP_PATH]: MCP_CORS } })
+  await fastify.register(cors, { origins: options.corsOrigins ?? [], paths: { [MCP_PATH]: MCP_CORS, ...OAUTH_CORS } })
   await fastify.register(securityHeaders)
   await fastify.register(wellFormed)
   await fastify.register(loadShedding, options.loadShedding ?? {})
@@ -87,6 +88,8 @@ async function gateway (fastify: FastifyInstance, options: GatewayOptions): Prom
   await fastify.register(mount, { timeZone: options.timeZone, handleDescription: options.handleDescription, stallMs: options.stallMs, responseCacheBytes: options.responseCacheBytes })
   // Every mounted resource as an MCP tool, from the same compiled resources the routes serve.
   await fastify.register(mcp, { origins: options.corsOrigins ?? [], host: options.host, info: { name: 'audience-gateway', version: pkg.version } })
+  // The URLs its clients probe for OAuth, answered: this server takes a bearer key.
+  await fastify.register(oauthDiscovery)
   await fastify.register(health)
 }
 

@@ -37,6 +37,7 @@ async function build (keys: readonly ApiKey[], lines: string[] = []): Promise<Fa
   app.get('/invoices', { config: { permissions: [scope('invoices:read')] } }, whoAmI)
   app.get('/payments', { config: { permissions: [scope('invoices:read'), scope('payments:write')] } }, whoAmI)
   app.get('/healthz', whoAmI)
+  app.get('/hinted', { config: { permissions: [signedIn], keyHint: 'Keys come from the operator.' } }, whoAmI)
   return app
 }
 
@@ -79,6 +80,15 @@ t.test('a wrong key is a 401 invalid_token', async (t) => {
     detail: 'The bearer key is not valid: send one of the configured keys (API_KEYS).',
     request_id: res.headers['x-request-id']
   })
+})
+
+t.test('a route\'s key hint follows every 401 it answers, and nothing else', async (t) => {
+  const none = await app.inject('/hinted')
+  t.equal(none.json().detail, 'This route needs a key: send "Authorization: Bearer <key>". Keys come from the operator.')
+  const wrong = await app.inject({ url: '/hinted', headers: { authorization: `Bearer ${KEY}x` } })
+  t.equal(wrong.json().detail, 'The bearer key is not valid: send one of the configured keys (API_KEYS). Keys come from the operator.')
+  t.equal(wrong.headers['www-authenticate'], `${CHALLENGE}, error="invalid_token"`, 'the challenge as on any route')
+  t.equal((await app.inject({ url: '/hinted', headers: { authorization: `Bearer ${KEY}` } })).statusCode, 200)
 })
 
 t.test('a prefix of a key is not the key', async (t) => {

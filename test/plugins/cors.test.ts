@@ -112,6 +112,15 @@ t.test('other paths keep a read-only allowance: no POST, no MCP header', async (
   t.same(String(res.headers['access-control-allow-headers']).toLowerCase().split(', ').sort(), ['authorization', 'if-none-match', 'x-audience'])
 })
 
+t.test('an OAuth client in a browser reads the answer of a registration and of a metadata probe, not a CORS failure', async (t) => {
+  const registration = await app.inject({ method: 'OPTIONS', url: '/register', headers: { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } })
+  t.equal(registration.headers['access-control-allow-methods'], 'GET, HEAD, POST')
+  t.match(String(registration.headers['access-control-allow-headers']), /Content-Type/)
+  const metadata = await app.inject({ method: 'OPTIONS', url: '/.well-known/oauth-protected-resource', headers: { origin: ORIGIN, 'access-control-request-method': 'GET', 'access-control-request-headers': 'mcp-protocol-version' } })
+  t.equal(metadata.headers['access-control-allow-methods'], 'GET, HEAD')
+  t.match(String(metadata.headers['access-control-allow-headers']), /Mcp-Protocol-Version/)
+})
+
 t.test('an origin not configured gets no preflight for /mcp either', async (t) => {
   const res = await app.inject({ method: 'OPTIONS', url: '/mcp', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } })
   t.notOk(Object.keys(res.headers).some((name) => name.startsWith('access-control-')))
