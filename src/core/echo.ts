@@ -21,6 +21,11 @@ export function echoedList (names: readonly string[], quote: (name: string) => s
   return names.length > MAX_ECHOED_NAMES ? `${listed} and ${names.length - MAX_ECHOED_NAMES} more` : listed
 }
 
+/** A name as a problem lists it: a plain one as it is, any other (spaces, line breaks, cut short) quoted as JSON, so it cannot pass for a line of its own. */
+export function quotedName (name: string): string {
+  return /^[\w./-]+$/.test(name) ? name : JSON.stringify(name)
+}
+
 function isHighSurrogate (code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff
 }

@@ -2,7 +2,7 @@
 // Everything else derives from this table: the errors `problem()` raises, the problem `type` URNs, the
 // problems each route publishes, the raw-socket answers of the server, and a test pins its docs.
 import createError, { type FastifyErrorConstructor } from '@fastify/error'
-import { echoed, echoedList, MAX_ECHOED_NAMES } from './echo.js'
+import { echoed, echoedList, MAX_ECHOED_NAMES, quotedName } from './echo.js'
 
 export interface ProblemKind {
   readonly status: number
@@ -69,7 +69,7 @@ export function problemType (code: ProblemCode): string {
 /** A 400 naming each offending argument with what is wrong with it. */
 export function invalidArguments (errors: ArgumentErrors): Error & { errors: ArgumentErrors } {
   const names = Object.keys(errors)
-  const error = problem('AG_INVALID_ARGUMENTS', `The request has ${names.length === 1 ? 'an invalid argument' : 'invalid arguments'}: ${echoedList(names)}. See "errors".`)
+  const error = problem('AG_INVALID_ARGUMENTS', `The request has ${names.length === 1 ? 'an invalid argument' : `${names.length} invalid arguments`}: ${echoedList(names, (name) => quotedName(echoed(name)))}.`)
   return Object.assign(error, { errors: echoedErrors(errors) })
 }
 

@@ -3,8 +3,8 @@
 // closed arguments, path parameters and (agent) paging parameters in one object; its output schema is
 // the agent variant; a call is served to the agent audience, and any failure becomes a tool result
 // with `isError` whose text is the problem's own words. Nothing here is computed per call but the call.
+import { quotedName } from '../core/echo.js'
 import { MountError } from '../core/mount.js'
-import type { ArgumentErrors } from '../core/errors.js'
 import { problemOf, type Problem } from '../core/problem.js'
 import type { Resource } from '../core/resource.js'
 import type { Call, Served } from '../core/serve.js'
@@ -100,39 +100,15 @@ export function refused (error: unknown, requestId?: string): ToolResult {
 export const REQUEST_ID_META = 'audience-gateway/request_id'
 
 /**
- * A problem as a tool result: its title, status and detail, or, for invalid arguments, each
- * offending argument with what is wrong with it; the request's id in `_meta`, for a person quoting
- * the failure to an operator.
+ * A problem as a tool result: its title, status and detail, then each offending argument with what
+ * is wrong with it (a tool result has no `errors` member: they are in the text itself); the
+ * request's id in `_meta`, for a person quoting the failure to an operator. The names and how many
+ * are listed are bounded where the problem is made (src/core/echo.ts).
  */
 export function refusal (body: Problem, requestId?: string): ToolResult {
-  const text = body.errors === undefined ? `${body.title} (${body.status}): ${body.detail}` : argumentsText(body, body.errors)
-  const result: ToolResult = { content: [{ type: 'text', text }], isError: true }
+  const lines = [`${body.title} (${body.status}): ${body.detail}`]
+  for (const [name, messages] of Object.entries(body.errors ?? {})) for (const message of messages) lines.push(`- ${quotedName(name)}: ${message}`)
+  const result: ToolResult = { content: [{ type: 'text', text: lines.join('\n') }], isError: true }
   // `_meta` first, where the SDK writes it: the direct path's bytes are the SDK's (direct.ts).
   return requestId === undefined ? result : { _meta: { [REQUEST_ID_META]: requestId }, ...result }
-}
-
-/** Lines of argument errors a refusal lists: more than a model's call ever earns, few enough to read. */
-export const LISTED_ERRORS = 20
-
-/** An argument's name is the caller's own text: shown up to this length. */
-const SHOWN_NAME = 64
-
-/**
- * Invalid arguments in the text itself: a tool result has no `errors` member for the problem's
- * detail to point at. Bounded, as the names are the caller's: a call of a thousand unknown
- * arguments is told of the first few and how many more there are.
- */
-function argumentsText (body: Problem, errors: ArgumentErrors): string {
-  const count = Object.keys(errors).length
-  const lines = Object.entries(errors).flatMap(([name, messages]) => messages.map((message) => `- ${shownName(name)}: ${message}`))
-  const head = `${body.title} (${body.status}): The call has ${count === 1 ? 'an invalid argument' : `${count} invalid arguments`}:`
-  const rest = lines.length - LISTED_ERRORS
-  const more = rest > 0 ? [`- and ${rest} more: the tool's inputSchema (tools/list) names the arguments it takes.`] : []
-  return [head, ...lines.slice(0, LISTED_ERRORS), ...more].join('\n')
-}
-
-/** A plain name as it is; any other (spaces, line breaks, too long) quoted as JSON, cut to its first characters. */
-function shownName (name: string): string {
-  if (name.length <= SHOWN_NAME && /^[\w./-]+$/.test(name)) return name
-  return JSON.stringify(name.length > SHOWN_NAME ? `${name.slice(0, SHOWN_NAME)}…` : name)
 }

@@ -58,7 +58,7 @@ t.test('invalidArguments carries its errors map', async (t) => {
     type: 'urn:audience-gateway:problem:invalid-arguments',
     title: 'Invalid arguments',
     status: 400,
-    detail: 'The request has an invalid argument: page. See "errors".',
+    detail: 'The request has an invalid argument: page.',
     errors: { page: ['Must be an integer of at least 1.'] },
     request_id: res.headers['x-request-id']
   })
@@ -85,7 +85,7 @@ t.test('an undeclared argument is refused by name, not dropped', async (t) => {
     type: 'urn:audience-gateway:problem:invalid-arguments',
     title: 'Invalid arguments',
     status: 400,
-    detail: 'The request has an invalid argument: colour. See "errors".',
+    detail: 'The request has an invalid argument: colour.',
     errors: { colour: ['Unknown argument.'] },
     request_id: res.headers['x-request-id']
   })
