@@ -179,11 +179,11 @@ function callerFrom (request: FastifyRequest): Caller {
   return { principal: request.principal, log: request.log, request }
 }
 
-/** What the core is told of a tool call: the request's id, and (with metrics) where its rows are counted; the tool names the operation. */
+/** What the core is told of a tool call: the request's id and log, and (with metrics) where its rows are counted; the tool names the operation. */
 function contextOf (request: FastifyRequest, tool: string): CallContext {
   request.operation = tool
   const { rows } = request.server.metrics
-  return { requestId: request.id, onRows: (count, clamped) => { rows(tool, 'mcp', count, clamped) } }
+  return { requestId: request.id, log: request.log, onRows: (count, clamped) => { rows(tool, 'mcp', count, clamped) } }
 }
 
 /** The caller, carried to the per-request server as the SDK's auth info: a key's fingerprint, never the key. */

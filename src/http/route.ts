@@ -69,6 +69,7 @@ export function routeOf (resource: Resource, settings: RouteSettings): RouteOpti
         params,
         holds: (tag) => holds(request, tag),
         requestId: request.id,
+        log: request.log,
         onRows: (rows, clamped) => { onRows(resource.name, audience, rows, clamped) }
       })
       if (served.kind === 'bytes') {

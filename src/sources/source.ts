@@ -4,12 +4,19 @@
 // time. Adapters: an in-memory array, a kysely query, a record's text or bytes, a file, an upstream HTTP API.
 import type { ProblemCode } from '../core/errors.js'
 
+/** Where a source tells what it met while reading: a pino-like logger, an object then a message. */
+export interface SourceLog {
+  warn: (details: object, message: string) => void
+}
+
 /**
  * What a source may need of the call it reads for, besides its arguments: the request's id, which
- * an upstream source sends on (`X-Request-Id`). Passed per call, never kept.
+ * an upstream source sends on (`X-Request-Id`), and the request's log, which names it on every line
+ * (an upstream's failures, a row that does not match). Passed per call, never kept.
  */
 export interface ReadContext {
   readonly requestId?: string
+  readonly log?: SourceLog
 }
 
 /** How a condition compares a field: equal to, at least, at most, or starting with its value. */

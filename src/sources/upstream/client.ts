@@ -7,6 +7,7 @@ import {
 } from 'cockatiel'
 import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api'
 import { Pool, type Dispatcher } from 'undici'
+import type { SourceLog } from '../source.js'
 import { faultOfError, faultOfStatus, isFailure, isRetryable, problemOfFault, requestedWait, UpstreamFault, type Fault } from './faults.js'
 
 export interface UpstreamOptions {
@@ -43,8 +44,11 @@ export interface UpstreamOptions {
   readonly concurrency?: { readonly limit?: number, readonly queue?: number }
   /** The largest body read, in bytes (default 32 MiB); a larger one is AG_UPSTREAM_FAILED. */
   readonly maxBytes?: number
-  /** Where failures are told: a pino-like logger (an object, then a message). */
-  readonly log?: { warn: (details: object, message: string) => void }
+  /**
+   * Where a call's failures are told when the call is given no log of its own
+   * (`UpstreamGetOptions.log`): a pino-like logger (an object, then a message).
+   */
+  readonly log?: SourceLog
   /** Told of every call once it ends, retries included: how it ended and how long it took (metrics). */
   readonly observer?: UpstreamObserver
 }
@@ -71,6 +75,11 @@ export interface UpstreamGetOptions {
   readonly notFound?: 'absent'
   /** The id of the request this call serves, sent as `X-Request-Id`. */
   readonly requestId?: string
+  /**
+   * Where this call's failures are told, and the circuit it opens, if it does: the log of the
+   * request it serves, which names it on every line (default: the client's `log`).
+   */
+  readonly log?: SourceLog
 }
 
 export interface UpstreamClient {
@@ -94,7 +103,7 @@ const EXCERPT_CHARS = 512
 /** A client for the upstream at `options.origin`; throws a RangeError for options it cannot use. */
 export function upstreamClient (options: UpstreamOptions): UpstreamClient {
   const settings = settingsOf(options)
-  const { origin, name, log } = settings
+  const { origin, name } = settings
   const pool = new Pool(origin, {
     // As many connections as calls in flight: nothing ever waits in undici's queue, unseen.
     connections: settings.limit,
@@ -112,11 +121,12 @@ export function upstreamClient (options: UpstreamOptions): UpstreamClient {
   })
   const cap = bulkhead(settings.limit, settings.queue)
   let openedAt = 0
-  breaker.onBreak(() => {
+  breaker.onBreak((reason) => {
     openedAt = Date.now()
+    // Only a call's fault opens it (the breaker's filter): told in the log of the call it ended.
+    const { log } = (reason as { error: CallFault }).error
     log?.warn({ origin, failures: settings.failures, halfOpenAfterMs: settings.halfOpenAfterMs }, 'upstream circuit open')
   })
-  cap.onReject(() => { log?.warn({ origin, limit: settings.limit, queue: settings.queue }, 'upstream calls refused: queue full') })
 
   // Retry outermost, then the breaker, then the bulkhead innermost. The breaker sees every attempt,
   // so retries against a dead upstream open it sooner, and once open the retry stops at once (an
@@ -130,13 +140,13 @@ export function upstreamClient (options: UpstreamOptions): UpstreamClient {
     backoff: honouring(new ExponentialBackoff({ initialDelay: settings.baseMs, maxDelay: settings.maxMs }))
   }), breaker, cap)
 
-  /** One attempt: the request, then its answer read whole, or the fault it is (told to the log). */
+  /** One attempt: the request, then its answer read whole, or the fault it is (told to the call's log). */
   async function attempt (url: URL, number: number, call: Call, notFound: 'absent' | undefined, sent: Record<string, string>): Promise<UpstreamResponse | undefined> {
     const path = url.pathname + url.search
-    const { signal } = call
+    const { signal, log } = call
     const told = (fault: Fault, details: object): UpstreamFault => {
       log?.warn({ origin, path, attempt: number, ...details }, 'upstream call failed')
-      return new UpstreamFault(fault, isRetryable(fault, call.endsAt - Date.now()))
+      return new CallFault(fault, isRetryable(fault, call.endsAt - Date.now()), log)
     }
     try {
       const answer = await pool.request({ path, method: 'GET', headers: sent, signal })
@@ -165,15 +175,18 @@ export function upstreamClient (options: UpstreamOptions): UpstreamClient {
   }
 
   /** One call, its retries included: the response, or the problem it ends in and how to count it. */
-  async function called (url: URL, caller: AbortSignal | undefined, notFound: 'absent' | undefined, sent: Record<string, string>): Promise<UpstreamResponse | undefined> {
-    const call = startCall(settings.deadlineMs, caller)
+  async function called (url: URL, caller: AbortSignal | undefined, notFound: 'absent' | undefined, sent: Record<string, string>, log: SourceLog | undefined): Promise<UpstreamResponse | undefined> {
+    const call = startCall(settings.deadlineMs, caller, log)
     try {
       return await call.bound(policy.execute(({ attempt: tried }) => attempt(url, tried + 1, call, notFound, sent), call.signal))
     } catch (error) {
       if (caller?.aborted === true) throw ended('cancelled', caller.reason)
       if (error instanceof UpstreamFault) throw ended(outcomeOf(error.fault), problemOfFault(name, error.fault))
       if (error instanceof BrokenCircuitError) throw ended('breaker_open', problemOfFault(name, { kind: 'circuit-open', waitMs: openedAt + settings.halfOpenAfterMs - Date.now() }))
-      if (error instanceof BulkheadRejectedError) throw ended('queue_full', problemOfFault(name, { kind: 'queue-full' }))
+      if (error instanceof BulkheadRejectedError) {
+        log?.warn({ origin, limit: settings.limit, queue: settings.queue }, 'upstream calls refused: queue full')
+        throw ended('queue_full', problemOfFault(name, { kind: 'queue-full' }))
+      }
       // Anything else is a defect, thrown as it is, and counted as an invalid call.
       if (error !== DEADLINE) throw ended('invalid', error)
       log?.warn({ origin, path: url.pathname + url.search, deadlineMs: settings.deadlineMs }, 'upstream call outlasted its deadline')
@@ -184,7 +197,7 @@ export function upstreamClient (options: UpstreamOptions): UpstreamClient {
   return {
     origin,
     name,
-    get: async (target, { signal: caller, notFound, requestId } = {}) => {
+    get: async (target, { signal: caller, notFound, requestId, log = settings.log } = {}) => {
       caller?.throwIfAborted()
       const url = target instanceof URL ? target : URL.parse(target, origin)
       if (url?.origin !== origin) {
@@ -199,7 +212,7 @@ export function upstreamClient (options: UpstreamOptions): UpstreamClient {
         span.end()
         settings.observer?.call(origin, outcome, (performance.now() - started) / 1000)
       }
-      return await called(url, caller, notFound, callHeaders(headers, requestId, span)).then((body) => {
+      return await called(url, caller, notFound, callHeaders(headers, requestId, span), log).then((body) => {
         finished('ok')
         return body
       }, (error: Ended) => {
@@ -214,6 +227,13 @@ export function upstreamClient (options: UpstreamOptions): UpstreamClient {
 }
 
 const tracer = trace.getTracer('audience-gateway')
+
+/** A fault met by one call, with that call's log: the circuit it opens is told there, under its request. */
+class CallFault extends UpstreamFault {
+  constructor (fault: Fault, retryable: boolean, readonly log: SourceLog | undefined) {
+    super(fault, retryable)
+  }
+}
 
 /** What a call ended in, carried to where it is counted, then thrown as `error`. */
 class Ended {
@@ -247,10 +267,11 @@ function callHeaders (configured: Record<string, string>, requestId: string | un
 /** The reason a call is aborted with when it outlasts its deadline. */
 const DEADLINE = new Error('The upstream call outlasted its deadline.')
 
-/** One call in flight: what aborts its requests, and when it must end. */
+/** One call in flight: what aborts its requests, when it must end, and where its failures are told. */
 interface Call {
   readonly signal: AbortSignal
   readonly endsAt: number
+  readonly log: SourceLog | undefined
   /**
    * `work`, or the reason the call was stopped (its deadline, its caller gone) as soon as it is:
    * the bulkhead's queue and the backoff's sleep do not listen to the signal.
@@ -262,7 +283,7 @@ interface Call {
  * A call's deadline and its caller's signal joined in one controller: one timer and one listener,
  * where `AbortSignal.timeout` and `AbortSignal.any` would cost several times as much on every call.
  */
-function startCall (deadlineMs: number, caller: AbortSignal | undefined): Call {
+function startCall (deadlineMs: number, caller: AbortSignal | undefined, log: SourceLog | undefined): Call {
   const controller = new AbortController()
   let fail!: (reason: unknown) => void
   const stopped = new Promise<never>((_resolve, reject) => { fail = reject })
@@ -276,6 +297,7 @@ function startCall (deadlineMs: number, caller: AbortSignal | undefined): Call {
   return {
     signal: controller.signal,
     endsAt: Date.now() + deadlineMs,
+    log,
     bound: async (work) => {
       try {
         return await Promise.race([work, stopped])

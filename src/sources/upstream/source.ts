@@ -3,10 +3,10 @@
 // upstream's client, how the upstream pages, the record its rows must match, where fields are.
 import { invalidArguments, problem, type ProblemCode } from '../../core/errors.js'
 import type { RecordDeclaration } from '../../declare/index.js'
-import type { Condition, ConditionOp, ReadContext, RecordSource, WindowRead, WindowSource } from '../source.js'
+import type { Condition, ConditionOp, ReadContext, RecordSource, SourceLog, WindowRead, WindowSource } from '../source.js'
 import type { UpstreamClient } from './client.js'
 import { PageShapeError, type UpstreamPage, type UpstreamPaging } from './paging.js'
-import { rowReader, type FieldPaths, type RowLog, type RowReader } from './rows.js'
+import { rowReader, type FieldPaths, type RowReader, type RowReaders } from './rows.js'
 import { walk } from './walk.js'
 
 /** What reading an upstream can end in, as each route reading one publishes. */
@@ -24,8 +24,12 @@ interface UpstreamBase<Args, Row> {
   readonly path: string | ((args: Args) => string)
   /** Where declared fields are in the upstream's item, where the names differ (`price: 'pricing.amount_cents'`). */
   readonly fields?: FieldPaths
-  /** Where a row that does not match is told, with what it got wrong (default: nowhere). */
-  readonly log?: { readonly warn: RowLog }
+  /**
+   * Where what the upstream got wrong is told (a row that does not match, a page of the wrong
+   * shape, a failed call) when a read is given no log of its own (`ReadContext.log`, the
+   * request's); default: nowhere.
+   */
+  readonly log?: SourceLog
 }
 
 /**
@@ -56,22 +60,25 @@ export function upstreamList<Args, Row> (options: UpstreamListOptions<Args, Row>
   const { client, paging } = options
   const maxRows = options.maxRows ?? DEFAULT_MAX_ROWS
   if (!Number.isSafeInteger(maxRows) || maxRows < 1) throw new RangeError(`maxRows must be a positive integer; got ${maxRows}.`)
-  const read = readerOf(options)
+  const readers = readersOf(options)
   const located = locate(options)
   const filters = options.filters ?? {}
   const listOf = (args: Args, where: readonly Condition[] = []): URL => withConditions(located(args), where, filters)
   const fetchPage = async (url: URL, context: ReadContext | undefined, signal?: AbortSignal): Promise<UpstreamPage> => {
-    const response = await client.get(url, { signal, requestId: context?.requestId })
+    const log = logOf(context, options)
+    const response = await client.get(url, { signal, requestId: context?.requestId, log })
     // Without `notFound: 'absent'` the client answers every response, or throws.
     const { body, headers } = response as NonNullable<typeof response>
     try {
       return aligned(paging.read({ url, headers, body }), paging)
     } catch (error) {
       if (!(error instanceof PageShapeError)) throw error
-      options.log?.warn({ origin: client.origin, path: url.pathname, style: paging.style, problem: error.message }, 'upstream page is not the shape its paging style promises')
+      log?.warn({ origin: client.origin, path: url.pathname, style: paging.style, problem: error.message }, 'upstream page is not the shape its paging style promises')
       throw problem('AG_UPSTREAM_FAILED', `The upstream at ${client.origin} answered a page that is not the shape its paging promises.`)
     }
   }
+  /** The reader of the page at `url`, read for `context`. */
+  const readerAt = (context: ReadContext | undefined) => (url: URL): RowReader => readers({ url, log: logOf(context, options) })
   return {
     totals: paging.totals,
     problems: UPSTREAM_PROBLEMS,
@@ -82,28 +89,35 @@ export function upstreamList<Args, Row> (options: UpstreamListOptions<Args, Row>
       if (start === undefined && offset >= maxRows) {
         throw invalidArguments({ offset: [`This list is read from its start, and only its first ${maxRows} rows are served: send an offset below ${maxRows}.`] })
       }
-      return await windowOf(start ?? { url: paging.first(list), start: 0 }, offset, start === undefined ? Math.min(limit, maxRows - offset) : limit, async (url) => await fetchPage(url, context), read) as WindowRead<Row>
+      return await windowOf(start ?? { url: paging.first(list), start: 0 }, offset, start === undefined ? Math.min(limit, maxRows - offset) : limit, async (url) => await fetchPage(url, context), readerAt(context)) as WindowRead<Row>
     },
-    stream: (args, where, context) => walk({ first: paging.first(listOf(args, where)), maxRows, fetchPage: async (url, signal) => await fetchPage(url, context, signal), read, origin: client.origin, after: paging.after }) as AsyncIterable<Row[]>
+    stream: (args, where, context) => walk({ first: paging.first(listOf(args, where)), maxRows, fetchPage: async (url, signal) => await fetchPage(url, context, signal), read: readerAt(context), origin: client.origin, after: paging.after }) as AsyncIterable<Row[]>
   }
 }
 
 /** A record of an upstream API; a 404 from the upstream is no such record. */
 export function upstreamRecord<Args, Row> (options: UpstreamRecordOptions<Args, Row>): RecordSource<Args, Row> {
-  const read = readerOf(options)
+  const readers = readersOf(options)
   const recordOf = locate(options)
   return {
     problems: UPSTREAM_PROBLEMS,
     one: async (args, context) => {
-      const response = await options.client.get(recordOf(args), { notFound: 'absent', requestId: context?.requestId })
+      const url = recordOf(args)
+      const log = logOf(context, options)
+      const response = await options.client.get(url, { notFound: 'absent', requestId: context?.requestId, log })
       if (response === undefined) return undefined
-      return read(options.item === undefined ? response.body : (response.body as Record<string, unknown> | null)?.[options.item]) as Row
+      return readers({ url, log })(options.item === undefined ? response.body : (response.body as Record<string, unknown> | null)?.[options.item]) as Row
     }
   }
 }
 
-function readerOf (options: Pick<UpstreamBase<never, any>, 'declaration' | 'fields' | 'client' | 'log'>): RowReader {
-  return rowReader(options.declaration.schema, options.fields ?? {}, options.client, (details, message) => options.log?.warn(details, message))
+function readersOf (options: Pick<UpstreamBase<never, any>, 'declaration' | 'fields' | 'client'>): RowReaders {
+  return rowReader(options.declaration.schema, options.fields ?? {}, options.client)
+}
+
+/** Where a read tells what went wrong: the request's log, which names it, else the source's. */
+function logOf (context: ReadContext | undefined, options: Pick<UpstreamBase<never, any>, 'log'>): SourceLog | undefined {
+  return context?.log ?? options.log
 }
 
 function locate<Args> (options: UpstreamBase<Args, any>): (args: Args) => URL {
@@ -122,7 +136,7 @@ function withConditions (list: URL, where: readonly Condition[], filters: Upstre
  * pages; only the window's rows are checked. More follow when the last page read holds rows past
  * the window, or names a next page.
  */
-async function windowOf (from: { url: URL, start: number }, offset: number, limit: number, fetchPage: (url: URL) => Promise<UpstreamPage>, read: RowReader): Promise<WindowRead<unknown>> {
+async function windowOf (from: { url: URL, start: number }, offset: number, limit: number, fetchPage: (url: URL) => Promise<UpstreamPage>, readerAt: (url: URL) => RowReader): Promise<WindowRead<unknown>> {
   const rows: unknown[] = []
   let position = from.start
   let url: URL | undefined = from.url
@@ -130,6 +144,7 @@ async function windowOf (from: { url: URL, start: number }, offset: number, limi
   let more = false
   while (url !== undefined && rows.length < limit) {
     const page: UpstreamPage = await fetchPage(url)
+    const read = readerAt(url)
     total = page.total ?? total
     for (const item of page.rows) {
       if (position >= offset && rows.length < limit) rows.push(read(item))

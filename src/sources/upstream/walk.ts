@@ -13,7 +13,8 @@ export interface Walk {
   /** The most rows served; one more is a failure. */
   readonly maxRows: number
   readonly fetchPage: (url: URL, signal: AbortSignal) => Promise<UpstreamPage>
-  readonly read: RowReader
+  /** The reader of the rows of the page at a URL. */
+  readonly read: (url: URL) => RowReader
   /** The upstream's origin: no page off it is fetched ahead. */
   readonly origin: string
   /** The page `pages` after the one at `url`, where the style addresses pages by arithmetic. */
@@ -22,6 +23,7 @@ export interface Walk {
 
 /** One page asked for: its answer to come. */
 interface Fetch {
+  readonly url: URL
   readonly page: Promise<UpstreamPage>
   /** A page fetched ahead has a controller of its own: it may be dropped alone. */
   readonly guess?: AbortController
@@ -39,11 +41,12 @@ export async function * walk (options: Walk): AsyncGenerator<unknown[]> {
   const { maxRows, fetchPage, read } = options
   const ended = new AbortController()
   let ahead = new Map<string, Guess>()
-  let pending: Fetch | undefined = { page: unheard(fetchPage(options.first, ended.signal)) }
+  let pending: Fetch | undefined = { url: options.first, page: unheard(fetchPage(options.first, ended.signal)) }
   let served = 0
   let guessing = true
   try {
     while (pending !== undefined) {
+      const { url } = pending
       const page: UpstreamPage = await pending.page
       const next = page.next
       if (next === undefined) {
@@ -55,10 +58,10 @@ export async function * walk (options: Walk): AsyncGenerator<unknown[]> {
         // A guess missed: the arithmetic does not hold for this upstream (pages shorter than asked,
         // say), and every later guess would miss too, doubling the calls made to it.
         guessing &&= guessed !== undefined || ahead.size === 0
-        pending = guessed ?? { page: unheard(fetchPage(next, ended.signal)) }
+        pending = guessed ?? { url: next, page: unheard(fetchPage(next, ended.signal)) }
       }
       ahead = aheadOf(guessing ? next : undefined, ahead, options)
-      const rows = page.rows.map(read)
+      const rows = page.rows.map(read(url))
       // The rows up to the bound are served; one more is the failure.
       const allowed = Math.min(rows.length, maxRows - served)
       if (allowed > 0) {
@@ -97,7 +100,7 @@ function aheadOf (next: URL | undefined, previous: ReadonlyMap<string, Guess>, o
 /** A page fetched ahead, with a signal of its own: it is dropped alone when the guess was wrong. */
 function fetchAhead (url: URL, fetchPage: Walk['fetchPage']): Guess {
   const controller = new AbortController()
-  return { page: unheard(fetchPage(url, controller.signal)), guess: controller }
+  return { url, page: unheard(fetchPage(url, controller.signal)), guess: controller }
 }
 
 /** A fetch that may never be awaited (the walk closed early, a guess dropped): its failure is nobody's to hear until it is. */

@@ -350,6 +350,44 @@ t.test('beyond the calls in flight and those waiting: a 503 at once; a caller go
   t.equal(server.requests.length, 2)
 })
 
+t.test('a call given a log of its own tells every line of its own there: its failures, the circuit it opens, its refusals, its deadline', async (t) => {
+  const server = await upstream(t, (request, response) => {
+    if (request.url !== '/hang') json(response, 500, { down: true })
+  })
+  const own = (): { log: UpstreamOptions['log'], told: Logged[] } => {
+    const told: Logged[] = []
+    return { log: { warn: (details, message) => { told.push({ details: details as Record<string, unknown>, message }) } }, told }
+  }
+  const { api, logged } = client(t, { origin: server.origin, retries: { attempts: 1 }, breaker: { failures: 3 } })
+  const first = own()
+  await answered(api.get('/books', { log: first.log }))
+  const second = own()
+  await answered(api.get('/books', { log: second.log }))
+  t.strictSame(first.told.map(({ message }) => message), ['upstream call failed', 'upstream call failed'])
+  t.strictSame(second.told.map(({ message }) => message), ['upstream call failed', 'upstream circuit open'], 'the circuit, in the log of the call whose failure opened it')
+  const offOrigin = own()
+  await answered(api.get('http://elsewhere.example/', { log: offOrigin.log }))
+  t.strictSame(offOrigin.told.map(({ message }) => message), ['upstream URL off its origin refused'])
+  t.equal(logged.length, 0, 'the client\'s own log hears none of it')
+
+  const capped = client(t, { origin: server.origin, concurrency: { limit: 1, queue: 0 } })
+  const caller = new AbortController()
+  const arrived = once(server.server, 'request')
+  const holding = rejection(capped.api.get('/hang', { signal: caller.signal }))
+  await arrived
+  const refused = own()
+  t.equal((await answered(capped.api.get('/books', { log: refused.log }))).status, 503)
+  t.strictSame(refused.told.map(({ message }) => message), ['upstream calls refused: queue full'])
+  caller.abort()
+  await holding
+
+  const slow = client(t, { origin: server.origin, deadlineMs: 50 })
+  const late = own()
+  t.equal((await answered(slow.api.get('/hang', { log: late.log }))).status, 504)
+  t.strictSame(late.told.map(({ message }) => message), ['upstream call outlasted its deadline'])
+  t.equal(capped.logged.length + slow.logged.length, 0)
+})
+
 t.test('a caller gone while its call waits for a slot: rejected at once, and never sent', async (t) => {
   const server = await upstream(t, () => {})
   const { api } = client(t, { origin: server.origin, concurrency: { limit: 1, queue: 1 } })

@@ -14,6 +14,8 @@ import { rowReader } from '../../../../src/sources/upstream/rows.js'
 const ORIGIN = 'http://upstream.test'
 /** The upstream as a row reader knows it: problems call it by its name, the log by its origin. */
 const UPSTREAM = { origin: ORIGIN, name: 'catalogue' }
+/** Where the items a row reader reads came from, told nothing of what is wrong with them. */
+const UNTOLD = { url: new URL('/items?page=2', ORIGIN), log: undefined }
 const Item = declareRecord('Item', Type.Object({
   id: handle(Type.Integer({ minimum: 1 })),
   name: label(Type.String()),
@@ -64,11 +66,13 @@ function problemIn (t: Test, error: unknown, status: number, type: string, detai
 }
 
 t.test('rows: declared fields only, from their paths; the computed affordances are not read', async (t) => {
-  const read = rowReader(Item.schema, { name: 'label.text' }, UPSTREAM, () => {})
+  const read = rowReader(Item.schema, { name: 'label.text' }, UPSTREAM)(UNTOLD)
   t.strictSame(read({ id: 1, label: { text: 'One' }, secret: 's', affordances: 'x' }), { id: 1, name: 'One' })
-  t.throws(() => rowReader(Item.schema, { nope: 'x' }, UPSTREAM, () => {}), /fields maps nope, which the record does not declare/)
-  const optional = rowReader(Type.Object({ note: Type.Optional(Type.String()) }), {}, UPSTREAM, () => {})
+  t.throws(() => rowReader(Item.schema, { nope: 'x' }, UPSTREAM), /fields maps nope, which the record does not declare/)
+  const optional = rowReader(Type.Object({ note: Type.Optional(Type.String()) }), {}, UPSTREAM)(UNTOLD)
   t.strictSame(optional({}), {}, 'a record with nothing required')
+  const inherited = rowReader(Type.Object({ constructor: Type.String(), toString: Type.String() }), { toString: 'text' }, UPSTREAM)(UNTOLD)
+  t.strictSame(inherited({ constructor: 'c', text: 't' }), { constructor: 'c', toString: 't' }, 'a field named like an inherited property: by its own name, or its path')
 })
 
 t.test('a list read a window at a time is paged by offset: another style is refused at registration', async (t) => {
@@ -78,18 +82,22 @@ t.test('a list read a window at a time is paged by offset: another style is refu
   t.ok(compileMount({ ...mount, paging: { style: 'offset', unit: 'items' } }, { timeZone: 'UTC' }).problems.includes('AG_UPSTREAM_TIMEOUT'), 'and publishes the upstream\'s problems')
 })
 
-t.test('rows: a mismatch is a 502 naming the field, its value told to the log only', async (t) => {
+t.test('rows: a mismatch is a 502 naming the field; the log gets the field, where it is in the item and the path asked, never the value', async (t) => {
   const told: object[] = []
-  const read = rowReader(Item.schema, {}, UPSTREAM, (details) => { told.push(details) })
-  const cases: Array<[unknown, RegExp]> = [
-    [{ id: 'one', name: 'x' }, /: id must be integer\./],
-    [{ name: 'x' }, /: id must have required property 'id'\./],
-    [{ id: 1, name: 'x', tags: [1] }, /: tags\.0 must be string\./],
-    ['not an object', /a row that is not an object\./],
-    [[{ id: 1 }], /a row that is not an object\./],
-    [{ id: 1, name: { deep: true } }, /: name must be string\./]
+  const log = { warn: (details: object, message: string) => { told.push({ ...details, message }) } }
+  const read = rowReader(Item.schema, { name: 'label.text', tags: 'meta.tags' }, UPSTREAM)({ url: new URL('/items?page=2', ORIGIN), log })
+  const at = { origin: ORIGIN, path: '/items?page=2' }
+  const mismatch = 'upstream row does not match the declared record'
+  const cases: Array<[unknown, RegExp, object]> = [
+    [{ id: 'one', label: { text: 'x' } }, /: id must be integer\./, { field: 'id', itemPath: 'id', keyword: 'type' }],
+    [{ label: { text: 'x' } }, /: id must have required property 'id'\./, { field: 'id', itemPath: 'id', keyword: 'required' }],
+    [{ id: 1, label: { text: 'x' }, meta: { tags: [1] } }, /: tags\.0 must be string\./, { field: 'tags.0', itemPath: 'meta.tags.0', keyword: 'type' }],
+    ['not an object', /a row that is not an object\./, { type: 'string', message: 'upstream row is not an object' }],
+    [[{ id: 1 }], /a row that is not an object\./, { type: 'array', message: 'upstream row is not an object' }],
+    [{ id: 1, label: { text: { deep: true } } }, /: name must be string\./, { field: 'name', itemPath: 'label.text', keyword: 'type' }]
   ]
-  for (const [item, detail] of cases) {
+  for (const [item, detail, logged] of cases) {
+    told.length = 0
     try {
       read(item)
       t.fail('accepted')
@@ -99,8 +107,15 @@ t.test('rows: a mismatch is a 502 naming the field, its value told to the log on
       t.match(problemOf(error).body.detail, /^The upstream "catalogue" answered a row/, 'the upstream by its name')
       t.notMatch(problemOf(error).body.detail, ORIGIN, 'never by its origin')
     }
+    t.equal(told.length, 1, 'told once')
+    t.match(told[0], { ...at, message: mismatch, ...logged })
+    t.notMatch(JSON.stringify(told[0]), /"one"|deep|\[1\]/, 'never the value')
   }
-  t.equal(told.length, cases.length)
+  // A check of the row itself names no field: nor does the log.
+  const whole = rowReader(Type.Object({ note: Type.Optional(Type.String()) }, { minProperties: 1 }), {}, UPSTREAM)({ url: new URL('/note', ORIGIN), log })
+  told.length = 0
+  t.throws(() => whole({}), /the declared record: {2}must NOT have fewer than 1 properties\./)
+  t.match(told, [{ origin: ORIGIN, path: '/note', field: '', itemPath: '', keyword: 'minProperties' }])
 })
 
 t.test('page + Link: pages addressed by number, next from the Link header (relative too), no total', async (t) => {
