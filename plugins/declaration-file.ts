@@ -14,7 +14,7 @@ export interface DeclarationFileOptions {
 
 async function declarationFile (app: FastifyInstance, options: DeclarationFileOptions): Promise<void> {
   const { file } = options
-  const compiled = await compileDeclarations(file, { store: app.store, env: options.env, log: app.log, upstreamObserver: app.metrics.upstream })
+  const compiled = await compileDeclarations(file, { store: app.store, env: options.env, log: app.log, upstreamObserver: app.metrics.upstream, validators: app.validators })
   const issues: Issue[] = []
   for (const { mount, at } of compiled.mounts) {
     try {

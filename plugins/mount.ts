@@ -6,6 +6,7 @@ import { MEBIBYTE, RESPONSE_CACHE_DEFAULT_MB } from '../src/config.js'
 import { compileMount, type Resource } from '../src/core/resource.js'
 import { servedCache } from '../src/core/served-cache.js'
 import type { Mount, MountSettings } from '../src/core/mount.js'
+import { validators, type Validators } from '../src/core/validators.js'
 import { routeOf } from '../src/http/route.js'
 import { DEFAULT_STALL_MS } from '../src/http/stalled.js'
 
@@ -15,6 +16,11 @@ declare module 'fastify' {
     mount: <Args, Row>(mount: Mount<Args, Row>) => void
     /** Every resource mounted so far, in mount order: what other transports (MCP) serve. */
     readonly resources: readonly Resource[]
+    /**
+     * The checks this app compiles (arguments, upstream rows): an upstream source given them
+     * (`validators: app.validators`) compiles its row check with the app's, and it goes with the app.
+     */
+    readonly validators: Validators
   }
 }
 
@@ -41,10 +47,13 @@ async function mount (app: FastifyInstance, options: MountOptions): Promise<void
   const recorded = app.hasDecorator('metrics') ? app.metrics.rows : undefined
   const cacheBytes = options.responseCacheBytes ?? DEFAULT_RESPONSE_CACHE_BYTES
   const responses = cacheBytes === 0 ? undefined : servedCache({ maxBytes: cacheBytes, onLookup: app.hasDecorator('metrics') ? app.metrics.kept : undefined })
-  const settings: MountSettings = { timeZone: options.timeZone, handleDescription: options.handleDescription ?? HANDLE_DESCRIPTION, responses }
+  // The app's own: what it compiles is released with it, a reload's old app included.
+  const checks = validators()
+  const settings: MountSettings = { timeZone: options.timeZone, handleDescription: options.handleDescription ?? HANDLE_DESCRIPTION, responses, validators: checks }
   const route = { stallMs: options.stallMs ?? DEFAULT_STALL_MS, onRows: recorded ?? uncounted }
   const resources: Resource[] = []
   app.decorate('resources', { getter: () => resources })
+  app.decorate('validators', checks)
   app.decorate('mount', function mountRoute (this: FastifyInstance, definition: Mount) {
     const resource = compileMount(definition, settings)
     this.route(routeOf(resource, route))

@@ -15,7 +15,7 @@ export interface ProductsOptions {
 export default async function products (app: FastifyInstance, options: ProductsOptions): Promise<void> {
   const client = upstreamClient({ name: 'catalogue', ...options.upstream, log: app.log, observer: app.metrics.upstream })
   app.addHook('onClose', async () => { await client.close() })
-  const read = { client, declaration: Product, fields: PRODUCT_FIELDS, log: app.log }
+  const read = { client, declaration: Product, fields: PRODUCT_FIELDS, log: app.log, validators: app.validators }
   app.mount({
     kind: 'list',
     name: 'listProducts',

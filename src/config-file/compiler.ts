@@ -3,6 +3,7 @@
 // in the file, and thrown together. A pure function of the file, the store and the environment.
 import Type, { type TObject, type TSchema } from 'typebox'
 import type { Mount } from '../core/mount.js'
+import type { Validators } from '../core/validators.js'
 import type { Marking, RecordDeclaration } from '../declare/index.js'
 import { scope, signedIn, unrestricted, type Permission } from '../permissions.js'
 import { upstreamClient, type UpstreamClient, type UpstreamObserver } from '../sources/upstream/index.js'
@@ -34,6 +35,8 @@ export interface CompileContext {
   readonly log: { warn: (details: object, message: string) => void }
   /** Told of every upstream call (metrics). */
   readonly upstreamObserver?: UpstreamObserver
+  /** The app's checks (`app.validators`), which compile the upstream sources' row checks; absent, each source has a set of its own. */
+  readonly validators?: Validators
 }
 
 const PERMISSIONS: Readonly<Record<string, Permission>> = { 'signed-in': signedIn, unrestricted }
@@ -131,7 +134,7 @@ function mountOf (declared: RecordMountDeclaration, at: string, known: Known, fi
       }
       return undefined
     }
-    sourced = upstreamSource(source, reading, client, context.log, issues)
+    sourced = upstreamSource(source, reading, client, context, issues)
   } else {
     sourced = tableSource(source, reading, context.store, known.tables, issues)
   }

@@ -3,9 +3,10 @@
 // upstream endpoint read through one client per declared upstream.
 import { sql, type Kysely } from 'kysely'
 import type { RecordDeclaration } from '../declare/index.js'
+import type { Validators } from '../core/validators.js'
 import { kyselyRecordSource, kyselySource } from '../sources/kysely.js'
 import { recordBytesSource } from '../sources/bytes.js'
-import type { ByteSource, ListSource, RecordSource, TextSource, WindowSource } from '../sources/source.js'
+import type { ByteSource, ListSource, RecordSource, SourceLog, TextSource, WindowSource } from '../sources/source.js'
 import { recordTextSource } from '../sources/text.js'
 import {
   cursorPaging, offsetPaging, pageLinkPaging, singlePaging, upstreamList, upstreamPath, upstreamRecord, type UpstreamClient, type UpstreamPaging
@@ -131,8 +132,8 @@ function linesOf (text: unknown): string[] {
   return lines
 }
 
-/** The source of an upstream endpoint, for one mount. */
-export function upstreamSource (declared: UpstreamSourceDeclaration, reading: Reading, client: UpstreamClient, log: { warn: (details: object, message: string) => void }, issues: Issue[]): Sourced {
+/** The source of an upstream endpoint, for one mount, its rows told to `log` and checked by `validators`. */
+export function upstreamSource (declared: UpstreamSourceDeclaration, reading: Reading, client: UpstreamClient, { log, validators }: { readonly log: SourceLog, readonly validators?: Validators }, issues: Issue[]): Sourced {
   const { at } = reading
   const named = [...declared.path.matchAll(/\{([^}]*)\}/g)].map((match) => match[1])
   const unknown = named.filter((name) => !reading.params.includes(name))
@@ -144,7 +145,7 @@ export function upstreamSource (declared: UpstreamSourceDeclaration, reading: Re
     issues.push({ pointer: reading.mountAt, message: reading.kind === 'list' ? 'a list reads an upstream source that says its "paging"' : 'one record reads an upstream source without "paging"' })
     return {}
   }
-  const common = { client, declaration: reading.record, fields: declared.fields, log }
+  const common = { client, declaration: reading.record, fields: declared.fields, log, validators }
   try {
     if (declared.paging !== undefined) {
       return { list: upstreamList({ ...common, path: declared.path, paging: pagingOf(declared.paging), maxRows: declared.maxRows }) }

@@ -2,7 +2,7 @@
 // refused, never dropped; an integer (or a number) is accepted only in its canonical decimal form; a parameter
 // may be given once; a plain client may not send an agent's paging parameters. Every offending
 // argument is named in one 400, with what is wrong with each.
-import { Ajv } from 'ajv'
+import { Ajv, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import type { TObject, TProperties } from 'typebox'
 import type { Audience } from '../audience.js'
@@ -10,17 +10,6 @@ import { CUSTOM_FORMATS } from '../formats.js'
 import { invalidArguments, type ArgumentErrors } from './errors.js'
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
-
-const ajv = new Ajv({
-  coerceTypes: true,
-  removeAdditional: false,
-  useDefaults: false, // an absent paging parameter must stay absent
-  allErrors: true,
-  strict: false
-})
-// The formats a filter's arguments state (a day, an instant, a decimal), checked as they are published.
-addFormats(ajv, ['date', 'date-time'])
-for (const [name, pattern] of Object.entries(CUSTOM_FORMATS)) ajv.addFormat(name, pattern)
 
 /** The raw arguments of one call, as a transport received them: strings, or lists when repeated. */
 export interface RawArguments {
@@ -51,10 +40,16 @@ export const NOT_CANONICAL = 'Must be an integer written in plain decimal digits
 export const TOO_LARGE = `Must be at most ${Number.MAX_SAFE_INTEGER} in size.`
 export const NOT_DECIMAL = 'Must be a number written in plain decimal digits, such as 42 or 4.25: no exponent, leading zero, plus sign or other base.'
 
-/** Compiled once, at registration: checks one call's arguments, or throws the 400 naming each wrong one. */
-export function argumentChecker (schemas: ArgumentSchemas): (call: RawArguments) => CheckedArguments {
-  const checkQuery = partChecker(schemas.query)
-  const checkParams = schemas.params === undefined ? undefined : partChecker(schemas.params)
+/** Compiles the check of one part of the arguments: the app's (validators.ts). */
+export type CompileArguments = (schema: TObject) => ValidateFunction
+
+/**
+ * Compiled once, at registration, by `compile`: checks one call's arguments, or throws the 400
+ * naming each wrong one.
+ */
+export function argumentChecker (schemas: ArgumentSchemas, compile: CompileArguments): (call: RawArguments) => CheckedArguments {
+  const checkQuery = partChecker(schemas.query, compile)
+  const checkParams = schemas.params === undefined ? undefined : partChecker(schemas.params, compile)
   const parameters = schemas.paging?.parameters ?? {}
   return function checkArguments (call) {
     const errors = new Map<string, string[]>()
@@ -67,6 +62,24 @@ export function argumentChecker (schemas: ArgumentSchemas): (call: RawArguments)
     if (errors.size > 0) throw invalidArguments(Object.fromEntries(errors))
     return { paging, args, params }
   }
+}
+
+/** An Ajv that checks arguments: digits coerced to numbers, every error reported, nothing added. */
+export function argumentsAjv (): Ajv {
+  const ajv = new Ajv({
+    coerceTypes: true,
+    removeAdditional: false,
+    useDefaults: false, // an absent paging parameter must stay absent
+    allErrors: true,
+    strict: false,
+    // Checked where the routes publish them (Fastify compiles the same query and path schemas);
+    // Ajv's own check would compile the meta-schema again for every app.
+    validateSchema: false
+  })
+  // The formats a filter's arguments state (a day, an instant, a decimal), checked as they are published.
+  addFormats(ajv, ['date', 'date-time'])
+  for (const [name, pattern] of Object.entries(CUSTOM_FORMATS)) ajv.addFormat(name, pattern)
+  return ajv
 }
 
 /** Splits a checked query into the paging parameters and the declared arguments. */
@@ -108,8 +121,8 @@ export function argumentErrors (issues: readonly ValidationIssue[], context: unk
  * parameter and an integer in any form but the canonical one; then the schema, coercing digits to
  * numbers. Returns the checked values; what is wrong goes into `errors`.
  */
-function partChecker (schema: TObject): (raw: Readonly<Record<string, unknown>>, errors: Map<string, string[]>) => Record<string, unknown> {
-  const validate = ajv.compile(schema)
+function partChecker (schema: TObject, compile: CompileArguments): (raw: Readonly<Record<string, unknown>>, errors: Map<string, string[]>) => Record<string, unknown> {
+  const validate = compile(schema)
   const properties: Readonly<Record<string, { type?: unknown }>> = schema.properties
   return (raw, errors) => {
     // Without a prototype: an argument named `__proto__` is one more unknown name, not a prototype to set.

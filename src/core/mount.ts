@@ -5,6 +5,7 @@ import type { TObject } from 'typebox'
 import type { Marking, RecordDeclaration } from '../declare/index.js'
 import type { Filters } from './filters.js'
 import type { ServedCache } from './served-cache.js'
+import type { Validators } from './validators.js'
 import type { ByteOptions, LineOptions, ListPaging } from '../paging/index.js'
 import type { Permission } from '../permissions.js'
 import type { ByteSource, ListSource, RecordSource, TextSource, WindowSource } from '../sources/index.js'
@@ -82,12 +83,14 @@ export interface BytesMount<Args = any> extends MountBase {
 
 export type Mount<Args = any, Row = any> = ListMount<Args, Row> | RetrieveMount<Args, Row> | TextMount<Args> | BytesMount<Args>
 
-/** What the gateway decides for every mount: how timestamps read, what a handle says, where answers are kept. */
+/** What the gateway decides for every mount: how timestamps read, what a handle says, where answers are kept, what compiles its checks. */
 export interface MountSettings {
   readonly timeZone: string
   readonly handleDescription?: string
   /** Where lists' answers are kept while their data is unchanged (served-cache.ts); absent, none are. */
   readonly responses?: ServedCache
+  /** The app's checks (validators.ts), which compile the mount's arguments check; absent, the mount has a set of its own. */
+  readonly validators?: Validators
 }
 
 export class MountError extends Error {

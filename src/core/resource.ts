@@ -15,6 +15,7 @@ import { byteBodies, listBodies, recordBodies, textBodies, type Bodies } from '.
 import { serveBytes } from './serve-bytes.js'
 import { compileSerializer } from './serializer.js'
 import { serveList, serveRecord, serveText, type Call, type Served } from './serve.js'
+import { validators } from './validators.js'
 
 /** A mount ready to serve: what a transport publishes, and the flow it calls. */
 export interface Resource {
@@ -54,17 +55,18 @@ export function compileMount (mount: Mount, settings: MountSettings): Resource {
     permissions: mount.permissions,
     problems: problemsOf(mount)
   }
+  const compile = (settings.validators ?? validators()).arguments
   if (mount.kind === 'text') {
     const style = windowStyle(mount, pagingStyle(mount.paging ?? { style: 'lines' }))
     const query = closedQuery(mount.arguments, style.parameters)
-    const plan = { source: mount.source, style, url: mount.url, check: argumentChecker({ query, params: mount.params, paging: style }) }
+    const plan = { source: mount.source, style, url: mount.url, check: argumentChecker({ query, params: mount.params, paging: style }, compile) }
     return { ...common, query, params: mount.params, bodies: textBodies(style), serve: async (call) => await serveText(plan, call) }
   }
   if (mount.kind === 'bytes') {
     const windowing = byteWindowing(mount.paging)
     windowStyle(mount, windowing)
     const query = closedQuery(mount.arguments, windowing.parameters)
-    const check = argumentChecker({ query, params: mount.params, paging: windowing })
+    const check = argumentChecker({ query, params: mount.params, paging: windowing }, compile)
     const plan = { source: mount.source, windowing, mediaType: mount.mediaType, text: isUtf8Text(mount.mediaType), url: mount.url, check }
     return { ...common, query, params: mount.params, bodies: byteBodies(windowing.schema), mediaType: mount.mediaType, serve: async (call) => await serveBytes(plan, call) }
   }
@@ -73,7 +75,7 @@ export function compileMount (mount: Mount, settings: MountSettings): Resource {
   const { present } = mount.declaration
   if (mount.kind === 'retrieve') {
     const query = closedQuery(mount.arguments, {})
-    const plan = { source: mount.source, present, projection, check: argumentChecker({ query, params: mount.params }) }
+    const plan = { source: mount.source, present, projection, check: argumentChecker({ query, params: mount.params }, compile) }
     return { ...common, query, params: mount.params, bodies: items, serve: async (call) => await serveRecord(plan, call) }
   }
   const filters = compileFilters(mount.filters, { name: `Route '${mount.name}'`, schema: mount.declaration.schema, projection, source: mount.source })
@@ -81,7 +83,7 @@ export function compileMount (mount: Mount, settings: MountSettings): Resource {
   const query = closedQuery(mount.arguments, { ...filters.parameters, ...style.parameters })
   const serializeRow = compileSerializer({ schema: mount.declaration.schema })
   const fingerprint = createHash('sha256').update(JSON.stringify(mount.declaration.schema)).digest('base64url').slice(0, 16)
-  const plan = { source: mount.source, present, projection, style, serializeRow, filters, fingerprint, kept: settings.responses?.scope(), check: argumentChecker({ query, paging: style }) }
+  const plan = { source: mount.source, present, projection, style, serializeRow, filters, fingerprint, kept: settings.responses?.scope(), check: argumentChecker({ query, paging: style }, compile) }
   return {
     ...common,
     query,

@@ -2,7 +2,7 @@
 // (the same name unless mapped), nothing else kept, then checked against the record's schema. A row
 // the gateway's own document would contradict is never served: it fails as the upstream's fault,
 // naming the field; the log gets where it was read, never its value (the field may be hidden).
-import { Ajv, type ErrorObject, type FormatDefinition } from 'ajv'
+import { Ajv, type ErrorObject, type FormatDefinition, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import { fullFormats } from 'ajv-formats/dist/formats.js'
 import type { TObject } from 'typebox'
@@ -30,19 +30,15 @@ export type RowReader = (item: unknown) => Record<string, unknown>
 /** The reader of the items of one upstream answer (a page, a record). */
 export type RowReaders = (from: ItemsFrom) => RowReader
 
-const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false, removeAdditional: false })
-addFormats(ajv)
-// Every upstream timestamp is checked here: the same answers as ajv-formats' own check, without its
-// allocations (date-time.ts); its comparison stays, for formatMinimum and formatMaximum.
-ajv.addFormat('date-time', { ...fullFormats['date-time'] as FormatDefinition<string>, validate: isDateTime })
-for (const [name, format] of Object.entries(CUSTOM_FORMATS)) ajv.addFormat(name, format)
+/** Compiles the check of a row: the app's (validators.ts). */
+export type CompileRows = (schema: TObject) => ValidateFunction
 
 /**
  * The readers for `schema` (the record as served; its computed `affordances` are not read from the
- * upstream), compiled once. `name` is what the problem calls the upstream; the log is told its
- * origin, the path asked, the field and where it is in the item, never the value.
+ * upstream), compiled once by `compile`. `name` is what the problem calls the upstream; the log is
+ * told its origin, the path asked, the field and where it is in the item, never the value.
  */
-export function rowReader (schema: TObject, fields: FieldPaths, upstream: { readonly origin: string, readonly name?: string | undefined }): RowReaders {
+export function rowReader (schema: TObject, fields: FieldPaths, upstream: { readonly origin: string, readonly name?: string | undefined }, compile: CompileRows): RowReaders {
   const { origin } = upstream
   const called = upstreamCalled(upstream.name)
   const { affordances: _computed, ...declared } = schema.properties
@@ -51,7 +47,7 @@ export function rowReader (schema: TObject, fields: FieldPaths, upstream: { read
   // A field named like something every object inherits (`constructor`) is read by its own name.
   const mapped = new Map(Object.keys(declared).map((name) => [name, Object.hasOwn(fields, name) ? fields[name] : name]))
   const paths = [...mapped].map(([name, path]) => [name, path.split('.')] as const)
-  const validate = ajv.compile({ ...schema, properties: declared, required: (schema.required ?? []).filter((name: string) => name !== 'affordances') })
+  const validate = compile({ ...schema, properties: declared, required: (schema.required ?? []).filter((name: string) => name !== 'affordances') } as TObject)
   return ({ url, log }) => (item) => {
     if (typeof item !== 'object' || item === null || Array.isArray(item)) {
       log?.warn({ origin, path: pathOf(url), type: Array.isArray(item) ? 'array' : typeof item }, 'upstream row is not an object')
@@ -68,6 +64,19 @@ export function rowReader (schema: TObject, fields: FieldPaths, upstream: { read
     log?.warn({ origin, path: pathOf(url), field, itemPath: itemPathOf(field, mapped), keyword: error.keyword, message: error.message }, 'upstream row does not match the declared record')
     throw problem('AG_UPSTREAM_FAILED', `${called} answered a row that does not match the declared record: ${field} ${String(error.message)}.`)
   }
+}
+
+/** An Ajv that checks rows as they are: nothing coerced or added, the first error. */
+export function rowsAjv (): Ajv {
+  // Not checked against the meta-schema again: the record is, by the route serializing it, and
+  // Ajv's own check would compile the meta-schema again for every app.
+  const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false, removeAdditional: false, validateSchema: false })
+  addFormats(ajv)
+  // Every upstream timestamp is checked here: the same answers as ajv-formats' own check, without its
+  // allocations (date-time.ts); its comparison stays, for formatMinimum and formatMaximum.
+  ajv.addFormat('date-time', { ...fullFormats['date-time'] as FormatDefinition<string>, validate: isDateTime })
+  for (const [name, format] of Object.entries(CUSTOM_FORMATS)) ajv.addFormat(name, format)
+  return ajv
 }
 
 /** What the client logs as a call's path: the path and query asked of the upstream. */

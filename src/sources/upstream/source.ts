@@ -3,6 +3,7 @@
 // upstream's client, how the upstream pages, the record its rows must match, where fields are.
 import { invalidArguments, problem, type ProblemCode } from '../../core/errors.js'
 import type { RecordDeclaration } from '../../declare/index.js'
+import { validators, type Validators } from '../../core/validators.js'
 import type { Condition, ConditionOp, ReadContext, RecordSource, SourceLog, WindowRead, WindowSource } from '../source.js'
 import type { UpstreamClient } from './client.js'
 import { PageShapeError, type UpstreamPage, type UpstreamPaging } from './paging.js'
@@ -24,6 +25,11 @@ interface UpstreamBase<Args, Row> {
   readonly path: string | ((args: Args) => string)
   /** Where declared fields are in the upstream's item, where the names differ (`price: 'pricing.amount_cents'`). */
   readonly fields?: FieldPaths
+  /**
+   * The app's checks (`app.validators`), which compile the row check, so that it goes with the app;
+   * absent, the source has a set of its own.
+   */
+  readonly validators?: Validators
   /**
    * Where what the upstream got wrong is told (a row that does not match, a page of the wrong
    * shape, a failed call) when a read is given no log of its own (`ReadContext.log`, the
@@ -111,8 +117,8 @@ export function upstreamRecord<Args, Row> (options: UpstreamRecordOptions<Args, 
   }
 }
 
-function readersOf (options: Pick<UpstreamBase<never, any>, 'declaration' | 'fields' | 'client'>): RowReaders {
-  return rowReader(options.declaration.schema, options.fields ?? {}, options.client)
+function readersOf (options: Pick<UpstreamBase<never, any>, 'declaration' | 'fields' | 'client' | 'validators'>): RowReaders {
+  return rowReader(options.declaration.schema, options.fields ?? {}, options.client, (options.validators ?? validators()).rows)
 }
 
 /** Where a read tells what went wrong: the request's log, which names it, else the source's. */

@@ -3,6 +3,7 @@ import Type from 'typebox'
 import { Book } from '../../../routes/books/book.js'
 import { argumentChecker, NOT_CANONICAL, splitQuery, TOO_LARGE } from '../../../src/core/arguments.js'
 import { compileMount } from '../../../src/core/index.js'
+import { validators } from '../../../src/core/validators.js'
 import { signedIn } from '../../../src/permissions.js'
 import { arraySource } from '../../../src/sources/index.js'
 
@@ -20,7 +21,7 @@ t.test('the query is the declared arguments and the paging parameters, closed', 
 })
 
 t.test('a transport that sends JSON may send an integer as a number; only a safe integer is one', async (t) => {
-  const check = argumentChecker({ query: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false }) })
+  const check = argumentChecker({ query: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false }) }, validators().arguments)
   t.strictSame(check({ audience: 'agent', query: { limit: 5 }, params: {} }).args, { limit: 5 })
   t.throws(() => check({ audience: 'agent', query: { limit: 1.5 }, params: {} }), { code: 'AG_INVALID_ARGUMENTS', statusCode: 400, errors: { limit: [NOT_CANONICAL] } })
   t.throws(() => check({ audience: 'agent', query: { limit: 2 ** 60 }, params: {} }), { code: 'AG_INVALID_ARGUMENTS', statusCode: 400, errors: { limit: [TOO_LARGE] } })

@@ -3,6 +3,7 @@
 import { fullFormats } from 'ajv-formats/dist/formats.js'
 import fc from 'fast-check'
 import t from 'tap'
+import { validators } from '../../../../src/core/validators.js'
 import { isDateTime } from '../../../../src/sources/upstream/date-time.js'
 import { rowReader } from '../../../../src/sources/upstream/rows.js'
 import Type from 'typebox'
@@ -48,7 +49,7 @@ t.test('the same answer as ajv-formats on generated near-timestamps', async (t) 
 })
 
 t.test('the row check uses it, and still names a timestamp that is not one', async (t) => {
-  const read = rowReader(Type.Object({ at: Type.String({ format: 'date-time' }) }), {}, { origin: 'http://upstream.test' })({ url: new URL('http://upstream.test/items'), log: undefined })
+  const read = rowReader(Type.Object({ at: Type.String({ format: 'date-time' }) }), {}, { origin: 'http://upstream.test' }, validators().rows)({ url: new URL('http://upstream.test/items'), log: undefined })
   t.strictSame(read({ at: '2026-12-31T23:59:60Z' }), { at: '2026-12-31T23:59:60Z' })
   t.throws(() => read({ at: '2026-02-29T00:00:00Z' }), /: at must match format "date-time"\./)
 })

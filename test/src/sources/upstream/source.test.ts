@@ -4,6 +4,7 @@ import t, { type Test } from 'tap'
 import Type from 'typebox'
 import { declareRecord, handle, label } from '../../../../src/declare/index.js'
 import { problemOf } from '../../../../src/core/problem.js'
+import { validators } from '../../../../src/core/validators.js'
 import { compileMount, MountError, unrestricted } from '../../../../src/index.js'
 import {
   cursorPaging, offsetPaging, pageLinkPaging, singlePaging, upstreamList, upstreamRecord,
@@ -14,6 +15,8 @@ import { rowReader } from '../../../../src/sources/upstream/rows.js'
 const ORIGIN = 'http://upstream.test'
 /** The upstream as a row reader knows it: problems call it by its name, the log by its origin. */
 const UPSTREAM = { origin: ORIGIN, name: 'catalogue' }
+/** What compiles the row checks here, as an app's do. */
+const { rows: compile } = validators()
 /** Where the items a row reader reads came from, told nothing of what is wrong with them. */
 const UNTOLD = { url: new URL('/items?page=2', ORIGIN), log: undefined }
 const Item = declareRecord('Item', Type.Object({
@@ -66,12 +69,12 @@ function problemIn (t: Test, error: unknown, status: number, type: string, detai
 }
 
 t.test('rows: declared fields only, from their paths; the computed affordances are not read', async (t) => {
-  const read = rowReader(Item.schema, { name: 'label.text' }, UPSTREAM)(UNTOLD)
+  const read = rowReader(Item.schema, { name: 'label.text' }, UPSTREAM, compile)(UNTOLD)
   t.strictSame(read({ id: 1, label: { text: 'One' }, secret: 's', affordances: 'x' }), { id: 1, name: 'One' })
-  t.throws(() => rowReader(Item.schema, { nope: 'x' }, UPSTREAM), /fields maps nope, which the record does not declare/)
-  const optional = rowReader(Type.Object({ note: Type.Optional(Type.String()) }), {}, UPSTREAM)(UNTOLD)
+  t.throws(() => rowReader(Item.schema, { nope: 'x' }, UPSTREAM, compile), /fields maps nope, which the record does not declare/)
+  const optional = rowReader(Type.Object({ note: Type.Optional(Type.String()) }), {}, UPSTREAM, compile)(UNTOLD)
   t.strictSame(optional({}), {}, 'a record with nothing required')
-  const inherited = rowReader(Type.Object({ constructor: Type.String(), toString: Type.String() }), { toString: 'text' }, UPSTREAM)(UNTOLD)
+  const inherited = rowReader(Type.Object({ constructor: Type.String(), toString: Type.String() }), { toString: 'text' }, UPSTREAM, compile)(UNTOLD)
   t.strictSame(inherited({ constructor: 'c', text: 't' }), { constructor: 'c', toString: 't' }, 'a field named like an inherited property: by its own name, or its path')
 })
 
@@ -85,7 +88,7 @@ t.test('a list read a window at a time is paged by offset: another style is refu
 t.test('rows: a mismatch is a 502 naming the field; the log gets the field, where it is in the item and the path asked, never the value', async (t) => {
   const told: object[] = []
   const log = { warn: (details: object, message: string) => { told.push({ ...details, message }) } }
-  const read = rowReader(Item.schema, { name: 'label.text', tags: 'meta.tags' }, UPSTREAM)({ url: new URL('/items?page=2', ORIGIN), log })
+  const read = rowReader(Item.schema, { name: 'label.text', tags: 'meta.tags' }, UPSTREAM, compile)({ url: new URL('/items?page=2', ORIGIN), log })
   const at = { origin: ORIGIN, path: '/items?page=2' }
   const mismatch = 'upstream row does not match the declared record'
   const cases: Array<[unknown, RegExp, object]> = [
@@ -112,7 +115,7 @@ t.test('rows: a mismatch is a 502 naming the field; the log gets the field, wher
     t.notMatch(JSON.stringify(told[0]), /"one"|deep|\[1\]/, 'never the value')
   }
   // A check of the row itself names no field: nor does the log.
-  const whole = rowReader(Type.Object({ note: Type.Optional(Type.String()) }, { minProperties: 1 }), {}, UPSTREAM)({ url: new URL('/note', ORIGIN), log })
+  const whole = rowReader(Type.Object({ note: Type.Optional(Type.String()) }, { minProperties: 1 }), {}, UPSTREAM, compile)({ url: new URL('/note', ORIGIN), log })
   told.length = 0
   t.throws(() => whole({}), /the declared record: {2}must NOT have fewer than 1 properties\./)
   t.match(told, [{ origin: ORIGIN, path: '/note', field: '', itemPath: '', keyword: 'minProperties' }])
