@@ -67,6 +67,16 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
   await app.register(async function mcpRoute (scope) {
     // Refusals raised once the message is read (rate limits, shedding) answer a call as a tool result.
     scope.setErrorHandler(answerRefusal)
+    // A message is JSON, whatever its keys: an argument named `__proto__` or `constructor` is refused
+    // by its name as unknown (arguments are sorted and checked in objects without a prototype), not
+    // taken for a malformed body as Fastify's parser, which refuses such keys, would take it.
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, function parseMessage (_request, body, done) {
+      try {
+        done(null, JSON.parse(body as string))
+      } catch (error) {
+        done(error as Error, undefined)
+      }
+    })
     scope.route({
       method: ['POST', 'GET', 'DELETE'],
       url: MCP_PATH,

@@ -59,8 +59,9 @@ export function toolOf (resource: Resource): Tool {
     definition,
     resource,
     call: async (args, onFailure, context = {}) => {
-      const query: Record<string, unknown> = {}
-      const params: Record<string, unknown> = {}
+      // Without a prototype: an argument named `__proto__` is kept, and refused by its name.
+      const query: Record<string, unknown> = Object.create(null)
+      const params: Record<string, unknown> = Object.create(null)
       for (const [name, value] of Object.entries(args)) (isPath.has(name) ? params : query)[name] = value
       try {
         const served = await resource.serve({ audience: 'agent', query, params, ...context })

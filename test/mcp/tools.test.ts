@@ -242,6 +242,25 @@ t.test('an unknown tool and a malformed message are protocol errors', async (t) 
   const malformed = await fetch(running.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${KEY}` }, body: '{"jsonrpc": "2.0", "id": 1, "method": ' })
   t.equal(malformed.status, 400)
   t.strictSame(await malformed.json(), { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not a JSON-RPC message.' } })
+  const empty = await fetch(running.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${KEY}` }, body: '' })
+  t.match(await empty.json(), { error: { code: -32700 } }, 'an empty body too')
+})
+
+t.test('valid JSON is a message whatever its keys: an argument named like a prototype is refused by its name', async (t) => {
+  const running = await listening(t)
+  for (const [name, revision] of [['__proto__', undefined], ['constructor', undefined], ['__proto__', '2025-06-18']] as const) {
+    // Written by hand: a client's JSON.stringify would never send a `__proto__` key.
+    const body = `{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "listLedgerEntries", "arguments": {"${name}": {}}}}`
+    const res = await fetch(running.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${KEY}`, ...(revision === undefined ? {} : { 'mcp-protocol-version': revision }) },
+      body
+    })
+    t.equal(res.status, 200, name)
+    const { result } = await res.json() as { result: CallResult }
+    t.equal(result.isError, true, name)
+    t.match(textOf(result), new RegExp(`^Invalid arguments \\(400\\): The request has an invalid argument: ${name}\\.\\n- ${name}: Unknown argument\\.$`), name)
+  }
 })
 
 t.test('the same doors as HTTP: keys, permissions, Origin and Host', async (t) => {
