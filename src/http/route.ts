@@ -18,10 +18,14 @@ function acceptAsSent (): boolean {
 
 const DESCRIPTIONS = { list: 'The list.', retrieve: 'The record.', text: 'The text.', bytes: 'The whole content, in its own media type, or for an agent a window of it.' } as const
 
-/** The request headers a byte resource reads, as the document shows them (read by src/http/ranges.ts). */
+/**
+ * The request headers a byte resource reads, as the document shows them (read by src/http/ranges.ts),
+ * capitalised like every other header there: a generated client names its parameters after them.
+ * Only the document reads these names; validation takes every request as sent.
+ */
 const RANGE_HEADERS = Type.Object({
-  range: Type.Optional(Type.String({ description: 'Plain clients: one range of bytes, `bytes=<first>-<last>`, `bytes=<first>-` or `bytes=-<count>`. Several ranges, or a malformed header, get the whole content.' })),
-  'if-range': Type.Optional(Type.String({ description: 'The ETag the client holds: the range is sent only while it is current, the whole content otherwise.' }))
+  Range: Type.Optional(Type.String({ description: 'Plain clients: one range of bytes, `bytes=<first>-<last>`, `bytes=<first>-` or `bytes=-<count>`. Several ranges, or a malformed header, get the whole content.' })),
+  'If-Range': Type.Optional(Type.String({ description: 'The ETag the client holds: the range is sent only while it is current, the whole content otherwise.' }))
 })
 
 export interface RouteSettings {

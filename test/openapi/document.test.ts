@@ -178,6 +178,17 @@ t.test('every negotiated route documents X-Audience as optional, and only those'
   }
 })
 
+t.test('header parameters are capitalised alike, Range and If-Range as X-Audience and If-None-Match', async (t) => {
+  // A client generated from the document names its header fields as written: one spelling for all.
+  const cover = document.paths['/books/{id}/cover'].get.parameters ?? []
+  t.strictSame(cover.filter((parameter) => parameter.in === 'header').map((parameter) => parameter.name).sort(), ['If-None-Match', 'If-Range', 'Range', 'X-Audience'])
+  for (const [path, { get }] of Object.entries(document.paths)) {
+    for (const { name } of (get.parameters ?? []).filter((parameter) => parameter.in === 'header')) {
+      t.match(name, /^[A-Z][A-Za-z]*(?:-[A-Z][A-Za-z]*)*$/, `${path} ${name}: each word capitalised`)
+    }
+  }
+})
+
 t.test('paging parameters: optional, agents only, the default and ceiling described, never declared as a default', async (t) => {
   const parameters = document.paths['/books'].get.parameters ?? []
   const page = parameters.find((parameter) => parameter.name === 'page')
