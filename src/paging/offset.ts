@@ -65,7 +65,7 @@ export function offsetStyle (options: Omit<OffsetOptions, 'style'>): PagingStyle
       clampedTo: window.clamped ? ceiling : undefined,
       keep: window.keep
     }),
-    schema: (item) => offsetEnvelopeSchema(item, unit),
+    schema: (item) => offsetEnvelopeSchema(item, unit, ceiling),
     uncounted: {
       window: (query) => offsetLimits(query.offset, query.limit, ceiling, defaultLimit),
       envelope: (items, window, read) => offsetEnvelope(items, {
@@ -77,7 +77,7 @@ export function offsetStyle (options: Omit<OffsetOptions, 'style'>): PagingStyle
         clampedTo: (window as OffsetLimits).clamped ? ceiling : undefined,
         keep: window.keep
       }),
-      schema: (item, totals) => offsetEnvelopeSchema(item, unit, totals)
+      schema: (item, totals) => offsetEnvelopeSchema(item, unit, ceiling, totals)
     }
   }
 }
@@ -115,14 +115,17 @@ export function offsetEnvelope (items: readonly unknown[], state: OffsetState): 
   )
 }
 
-/** With `absent` totals (a list its source cannot count) the envelope has no total, and says so. */
-export function offsetEnvelopeSchema (item: JsonSchema, unit: string, totals: 'exact' | 'absent' = 'exact'): JsonSchema {
+/**
+ * `ceiling` is published as the items' `maxItems`. With `absent` totals (a list its source cannot
+ * count) the envelope has no total, and says so.
+ */
+export function offsetEnvelopeSchema (item: JsonSchema, unit: string, ceiling: number, totals: 'exact' | 'absent' = 'exact'): JsonSchema {
   const total = `total_${unit}`
   return {
     type: 'object',
     ...(totals === 'absent' ? { description: `A page of ${unit}. Their number is not known in advance: there is no total, and has_more is the source's own word that more follow.` } : {}),
     properties: {
-      items: { type: 'array', items: item, description: `This page's ${unit}, in a stable order.` },
+      items: { type: 'array', items: item, maxItems: ceiling, description: `This page's ${unit}, in a stable order.` },
       has_more: { type: 'boolean', description: `Whether ${unit} follow this page: page until it is false.` },
       ...(totals === 'absent' ? {} : { [total]: { type: 'integer', minimum: 0, description: `How many ${unit} there are in all (exact).` } }),
       returned: { type: 'integer', minimum: 0, description: `How many ${unit} this page holds.` },

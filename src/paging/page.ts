@@ -29,7 +29,7 @@ export function pageStyle (options: Omit<PageOptions, 'style'> = {}): PagingStyl
     agentsOnly: `Paging applies to agents only: a plain client gets the whole list. ${ASK_AS_AN_AGENT} to page.`,
     window: (query, total) => pageWindow(query.page, query.limit, total, ceiling, defaultLimit),
     envelope: pageEnvelope,
-    schema: pageEnvelopeSchema
+    schema: (item) => pageEnvelopeSchema(item, ceiling)
   }
 }
 
@@ -45,11 +45,12 @@ export function pageEnvelope (items: readonly unknown[], window: Pick<PageWindow
   return { items, page: window.page, totalPages: window.totalPages, hasNext: window.page < window.totalPages }
 }
 
-export function pageEnvelopeSchema (item: JsonSchema): JsonSchema {
+/** `ceiling` is published as the items' `maxItems`: a generated client can size for the largest page. */
+export function pageEnvelopeSchema (item: JsonSchema, ceiling: number): JsonSchema {
   return {
     type: 'object',
     properties: {
-      items: { type: 'array', items: item },
+      items: { type: 'array', items: item, maxItems: ceiling },
       page: { type: 'integer', description: 'The page actually served.' },
       totalPages: { type: 'integer', description: 'How many pages there are at the limit actually used.' },
       hasNext: { type: 'boolean', description: 'Whether a page follows this one.' }

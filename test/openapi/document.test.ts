@@ -103,11 +103,13 @@ t.test('components have meaningful names, never def-N', async (t) => {
   t.notMatch(JSON.stringify(document), /"\$ref":"(?!#\/components\/schemas\/)/, 'every $ref points at a component')
 })
 
-t.test('GET /books: the agent 200 is exactly the source document\'s output_schema, beside an array of Book', async (t) => {
+t.test('GET /books: the agent 200 is exactly the source document\'s output_schema and the page\'s ceiling, beside an array of Book', async (t) => {
   const content = document.paths['/books'].get.responses['200'].content ?? {}
   t.strictSame(content['application/json'].schema, { type: 'array', items: { $ref: `${COMPONENTS}Book` } })
   t.strictSame(content[AGENT_MEDIA_TYPE].schema, { $ref: `${COMPONENTS}BookPage` })
-  t.strictSame(withoutDescriptions(resolveRefs(content[AGENT_MEDIA_TYPE].schema, document)), withoutDescriptions(SOURCE_OUTPUT_SCHEMA))
+  // The source's schema says nothing of a page's size; the gateway publishes the mount's ceiling (50).
+  const withCeiling = { ...SOURCE_OUTPUT_SCHEMA, properties: { ...SOURCE_OUTPUT_SCHEMA.properties, items: { ...SOURCE_OUTPUT_SCHEMA.properties.items, maxItems: 50 } } }
+  t.strictSame(withoutDescriptions(resolveRefs(content[AGENT_MEDIA_TYPE].schema, document)), withoutDescriptions(withCeiling))
 })
 
 t.test('the three book mounts share Book; the second has its own agent components', async (t) => {

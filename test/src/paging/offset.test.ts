@@ -117,7 +117,7 @@ t.test('the schema: the unit names the total; the optional fields are optional',
   t.strictSame(schema.required, ['items', 'has_more', 'total_entries', 'returned', 'offset', 'limit'])
   t.strictSame(Object.keys(schema.properties ?? {}), ['items', 'has_more', 'total_entries', 'returned', 'offset', 'limit', 'next_offset', 'limit_clamped', 'hint'])
   for (const [name, property] of Object.entries(schema.properties ?? {})) t.type(property.description, 'string', `${name} is described`)
-  t.strictSame(offsetEnvelopeSchema(ITEM, 'matches').required, ['items', 'has_more', 'total_matches', 'returned', 'offset', 'limit'])
+  t.strictSame(offsetEnvelopeSchema(ITEM, 'matches', 100).required, ['items', 'has_more', 'total_matches', 'returned', 'offset', 'limit'])
 })
 
 t.test('the schema refuses a half-formed envelope and a limit_clamped of false', async (t) => {
