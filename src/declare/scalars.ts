@@ -1,11 +1,15 @@
 // Schemas for values the stores present as JSON strings, and nullability stated in the type list
 // (`"type": ["string", "null"]`), the form the restating rules read.
 import Type, { type TSchema, type TUnsafe, type Static } from 'typebox'
+import { DECIMAL_PATTERN } from '../formats.js'
 import { fieldInfo, withFieldInfo } from './field-info.js'
 
-/** A decimal presented as its string, so no precision is lost on the way to JSON. */
+/**
+ * A decimal presented as its string, so no precision is lost on the way to JSON. The pattern says
+ * what the format means to validators that do not know it (most contract testers).
+ */
 export function Decimal (options: { description?: string } = {}): TUnsafe<string> {
-  return Type.Unsafe<string>({ type: 'string', format: 'decimal', ...options })
+  return Type.Unsafe<string>({ type: 'string', format: 'decimal', pattern: DECIMAL_PATTERN, ...options })
 }
 
 /**
