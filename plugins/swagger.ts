@@ -1,12 +1,15 @@
 // The OpenAPI 3.1 document, cut from the routes themselves, at /openapi.json, and Swagger UI at
-// /docs (its own static files only). Named schemas become components (src/openapi/components.ts).
+// /docs (its own static files only). Named schemas and the response headers the gateway sends
+// become components (src/openapi/components.ts, src/openapi/headers.ts).
 import fastifySwagger from '@fastify/swagger'
 import fastifySwaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import pkg from '../package.json' with { type: 'json' }
 import { AGENT_MEDIA_TYPE } from '../src/audience.js'
+import { RESPONSE_HEADERS } from '../src/http/responses.js'
 import { components as componentsOf } from '../src/openapi/components.js'
+import { withHeaderComponents } from '../src/openapi/headers.js'
 import { needsPrincipal, scopesOf, type Permission } from '../src/permissions.js'
 
 /** The security scheme of every route whose checks ask for a key. */
@@ -22,6 +25,12 @@ const AUDIENCE_PARAMETER = {
 export interface SwaggerOptions {
   /** The tags the routes use, each with what it groups; `health` (the probes) is always listed. */
   tags?: ReadonlyArray<{ readonly name: string, readonly description: string }>
+}
+
+/** What this plugin reads of the document @fastify/swagger cut, to publish its components. */
+interface PublishedDocument {
+  paths: Record<string, Record<string, unknown>>
+  components?: { schemas?: Record<string, object> }
 }
 
 const HEALTH_TAG = { name: 'health', description: 'Liveness and readiness, for load balancers and orchestrators.' }
@@ -57,7 +66,7 @@ async function swagger (app: FastifyInstance, options: SwaggerOptions): Promise<
     // A schema carrying its own `$id` is a component under that name, never `def-N`.
     refResolver: { buildLocalReference: (json) => String(json.$id).replace(/[^\w.-]/g, '_') },
     transform: ({ schema, url, route }) => ({ url, schema: documented(schema, route, components.referenced) as FastifySchema }),
-    transformObject: (document) => components.publish((document as { openapiObject: { components?: { schemas?: Record<string, object> } } }).openapiObject)
+    transformObject: (document) => withHeaderComponents(components.publish((document as { openapiObject: PublishedDocument }).openapiObject), RESPONSE_HEADERS)
   })
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } })
   // The document itself stays out of the document.

@@ -15,9 +15,9 @@ export const RESPONSE_HEADERS = {
   'Content-Range': { type: 'string', description: 'Which bytes a 206 holds, of how many (`bytes 0-99/4711`); on a 416, the length alone (`bytes */4711`).' },
   'Retry-After': { type: 'integer', minimum: 0, description: 'How many seconds to wait before trying again.' },
   'WWW-Authenticate': { type: 'string', description: 'How to authenticate: `Bearer`, with why the credentials were refused; on a 403, the scope the key lacks (`error="insufficient_scope", scope="..."`), where that is why.' },
-  'X-RateLimit-Limit': { type: 'integer', minimum: 0, description: 'Requests this key (or address) may make per window.' },
-  'X-RateLimit-Remaining': { type: 'integer', minimum: 0, description: 'Requests left in this window.' },
-  'X-RateLimit-Reset': { type: 'integer', minimum: 0, description: 'Seconds until the window starts again.' }
+  'X-RateLimit-Limit': { type: 'integer', minimum: 0, description: 'Requests this key (or address) may make per window. Sent on every answer the rate limit counted, none when it is off (RATE_LIMIT_MAX=0).' },
+  'X-RateLimit-Remaining': { type: 'integer', minimum: 0, description: 'Requests left in this window. Sent with X-RateLimit-Limit.' },
+  'X-RateLimit-Reset': { type: 'integer', minimum: 0, description: 'Seconds until the window starts again. Sent with X-RateLimit-Limit.' }
 } as const
 
 type HeaderName = keyof typeof RESPONSE_HEADERS
@@ -27,6 +27,7 @@ export function headers (...names: HeaderName[]): Record<string, object> {
   return Object.fromEntries(names.map((name) => [name, RESPONSE_HEADERS[name]]))
 }
 
+/** What the rate limit sends on every answer it counted (plugins/rate-limit.ts). */
 const RATE_LIMITED: HeaderName[] = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']
 
 /** Which headers each status of a mounted route is answered with, beside `Vary` on every one. */
@@ -34,9 +35,19 @@ const HEADERS_BY_STATUS: Readonly<Record<number, HeaderName[]>> = {
   401: ['WWW-Authenticate'],
   403: ['WWW-Authenticate'],
   416: ['Content-Range'],
-  429: ['Retry-After', ...RATE_LIMITED],
+  429: ['Retry-After'],
   503: ['Retry-After']
 }
+
+/**
+ * The problems answered before the rate limit counts the request, so without its headers: its hook
+ * runs after those of the audience, auth, well-formedness and load shedding (src/gateway.ts), and
+ * the server answers a few before any hook. Every other answer of a mounted route carries them.
+ */
+const BEFORE_THE_LIMIT: ReadonlySet<ProblemCode> = new Set<ProblemCode>([
+  'AG_UNKNOWN_AUDIENCE', 'AG_NOT_ACCEPTABLE', 'AG_UNAUTHORIZED', 'AG_FORBIDDEN', 'AG_BODY_NOT_ALLOWED', 'AG_OVERLOADED',
+  'AG_MALFORMED_REQUEST', 'AG_REQUEST_TIMEOUT', 'AG_HEADERS_TOO_LARGE', 'AG_METHOD_NOT_ALLOWED'
+])
 
 /** A 304: the representation named in If-None-Match is still the current one. No body. */
 export function notModifiedResponse (...extra: HeaderName[]): object {
@@ -77,22 +88,32 @@ const URI_TOO_LONG = 'A problem (RFC 9457): a path parameter longer than the ser
 /** Any failure of the server's own. */
 const SERVER_ERROR = 'A problem (RFC 9457): the server could not complete the request.'
 
+/** The statuses an answer can take once the handler has set its headers: conditional, a range past the end, a failed read. */
+const AFTER_THE_HANDLER = new Set<number | '5xx'>([304, 412, 416, 503, '5xx'])
+
 /**
  * A 304, then one response per status the codes can answer with, described by what each code is
  * answered for; a 414 where a path parameter can be too long, and any other server failure.
+ * `handlerHeaders` are the headers the handler sets before its answer is sure (a byte resource's
+ * Accept-Ranges), declared on the statuses that keep them.
  */
-export function problemResponses (codes: readonly ProblemCode[], hasPathParameters: boolean): Record<string, object> {
+export function problemResponses (codes: readonly ProblemCode[], hasPathParameters: boolean, handlerHeaders: HeaderName[] = []): Record<string, object> {
   const whens = new Map<number, string[]>()
+  // The statuses answered, for one code at least, after the rate limit counted the request.
+  const counted = new Set<number>()
   for (const code of codes) {
     const { status, when } = PROBLEM_KINDS[code]
     whens.set(status, [...whens.get(status) ?? [], when])
+    if (!BEFORE_THE_LIMIT.has(code)) counted.add(status)
   }
+  // Answered by the router, before any hook.
   if (hasPathParameters) whens.set(414, [])
-  const responses: Record<string, object> = { 304: notModifiedResponse('Vary') }
+  const kept = (status: number | '5xx'): HeaderName[] => AFTER_THE_HANDLER.has(status) ? handlerHeaders : []
+  const responses: Record<string, object> = { 304: notModifiedResponse('Vary', ...kept(304), ...RATE_LIMITED) }
   for (const [status, described] of [...whens.entries()].sort(([a], [b]) => a - b)) {
-    const sent = headers('Vary', ...HEADERS_BY_STATUS[status] ?? [])
+    const sent = headers('Vary', ...HEADERS_BY_STATUS[status] ?? [], ...kept(status), ...counted.has(status) ? RATE_LIMITED : [])
     responses[status] = problemResponse(described.length === 0 ? URI_TOO_LONG : `A problem (RFC 9457): ${described.join(', or ')}.`, sent)
   }
-  responses['5xx'] = problemResponse(SERVER_ERROR, headers('Vary'))
+  responses['5xx'] = problemResponse(SERVER_ERROR, headers('Vary', ...kept('5xx'), ...RATE_LIMITED))
   return responses
 }

@@ -58,7 +58,7 @@ export function routeOf (resource: Resource, settings: RouteSettings): RouteOpti
         200: bodyResponse(variants, resource.bodies, DESCRIPTIONS[resource.kind], bytes ? ['Accept-Ranges', 'Content-Length'] : []),
         ...(bytes ? { 206: partialResponse(variants.plain, resource.bodies.plain) } : {}),
         // HTTP's own refusals: If-Match naming nothing current, a body on a GET (a range past the end).
-        ...problemResponses([...resource.problems, 'AG_PRECONDITION_FAILED', 'AG_BODY_NOT_ALLOWED', ...(bytes ? ['AG_RANGE_NOT_SATISFIABLE'] as const : [])], resource.params !== undefined)
+        ...problemResponses([...resource.problems, 'AG_PRECONDITION_FAILED', 'AG_BODY_NOT_ALLOWED', ...(bytes ? ['AG_RANGE_NOT_SATISFIABLE'] as const : [])], resource.params !== undefined, bytes ? ['Accept-Ranges'] : [])
       }
     },
     handler: async function serveRequest (request: FastifyRequest, reply: FastifyReply) {

@@ -1,6 +1,7 @@
 // The OpenAPI document read as a client reads it: the schema of one response (path template,
 // method, status, media type) with every `#/components/schemas/...` reference inlined, and a
-// validator for it compiled once, so a test can check any real answer against what is published.
+// validator for it compiled once, so a test can check any real answer against what is published;
+// and the headers that response declares, `#/components/headers/...` references followed.
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js'
 import { createAjv } from './ajv.js'
 
@@ -12,8 +13,16 @@ export interface OpenApiParameter {
   schema?: Record<string, unknown>
 }
 
+/** A header as a response declares it, or a reference to one of `components/headers`. */
+export interface OpenApiHeader {
+  $ref?: string
+  schema?: object
+  description?: string
+}
+
 export interface OpenApiResponse {
   description?: string
+  headers?: Record<string, OpenApiHeader>
   content?: Record<string, { schema?: object }>
 }
 
@@ -27,7 +36,7 @@ export interface OpenApiOperation {
 export interface OpenApiDocument {
   openapi: string
   paths: Record<string, Record<string, OpenApiOperation>>
-  components?: { schemas?: Record<string, object> }
+  components?: { schemas?: Record<string, object>, headers?: Record<string, OpenApiHeader> }
 }
 
 export interface DocumentedOperation {
@@ -50,9 +59,15 @@ export interface DocumentedResponses {
   schema: (path: string, method: string, status: number, mediaType: string) => object | undefined
   /** A validator for that schema, compiled once per documented response; `undefined` as above. */
   validator: (path: string, method: string, status: number, mediaType: string) => ValidateFunction | undefined
+  /**
+   * The headers that response declares, by their names in lower case (as a response carries them),
+   * each reference followed; `undefined` when the document declares no such response.
+   */
+  headers: (path: string, method: string, status: number) => Record<string, OpenApiHeader> | undefined
 }
 
 const COMPONENTS = '#/components/schemas/'
+const HEADER_COMPONENTS = '#/components/headers/'
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'])
 
 /** Reads `document`; validators compile with `ajv` (default: the tests' shared settings). */
@@ -97,7 +112,22 @@ export function documentedResponses (document: OpenApiDocument, ajv: Ajv2020 = c
       .map(([method, operation]) => ({ path, method, operation })))
   }
 
-  return { operations, responseKey, schema, validator }
+  function headers (path: string, method: string, status: number): Record<string, OpenApiHeader> | undefined {
+    const key = responseKey(path, method, status)
+    if (key === undefined) return undefined
+    const declared = document.paths[path][method.toLowerCase()].responses[key].headers ?? {}
+    return Object.fromEntries(Object.entries(declared).map(([name, header]) => [name.toLowerCase(), headerOf(header, document)]))
+  }
+
+  return { operations, responseKey, schema, validator, headers }
+}
+
+/** `header`, or the component it refers to; a reference to anything else, or to a missing component, is an error. */
+function headerOf (header: OpenApiHeader, document: OpenApiDocument): OpenApiHeader {
+  if (header.$ref === undefined) return header
+  const target = header.$ref.startsWith(HEADER_COMPONENTS) ? document.components?.headers?.[header.$ref.slice(HEADER_COMPONENTS.length)] : undefined
+  if (target === undefined) throw new Error(`Unresolvable header $ref ${header.$ref}`)
+  return target
 }
 
 /**

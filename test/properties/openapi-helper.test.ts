@@ -12,8 +12,12 @@ const document: OpenApiDocument = {
       parameters: [] as never,
       get: {
         responses: {
-          200: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } },
+          200: {
+            headers: { ETag: { schema: { type: 'string' }, description: 'Its own.' }, 'X-Count': { $ref: '#/components/headers/X-Count' } },
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } }
+          },
           404: { content: { [PROBLEM]: { schema: { $ref: '#/components/schemas/Problem' } } } },
+          410: { headers: { 'X-Gone': { $ref: '#/components/headers/X-Gone' }, 'X-Elsewhere': { $ref: '#/components/schemas/Owner' } } },
           '5XX': { content: { [PROBLEM]: { schema: { $ref: '#/components/schemas/Problem' } } } }
         }
       }
@@ -24,7 +28,8 @@ const document: OpenApiDocument = {
       Thing: { type: 'object', properties: { id: { type: 'integer' }, owner: { description: 'Who has it.', allOf: [{ $ref: '#/components/schemas/Owner' }] } }, required: ['id'] },
       Owner: { type: 'object', properties: { name: { type: 'string' } } },
       Problem: { type: 'object', properties: { status: { type: 'integer', minimum: 400 } }, required: ['status'] }
-    }
+    },
+    headers: { 'X-Count': { schema: { type: 'integer' }, description: 'How many.' } }
   }
 }
 
@@ -64,6 +69,18 @@ t.test('references it cannot inline are refused', async (t) => {
   t.throws(() => resolveRefs({ $ref: '#/components/schemas/A' }, looping), /Recursive \$ref .*A -> A/)
   t.throws(() => resolveRefs({ $ref: '#/components/schemas/Missing' }, document), /Unresolvable/)
   t.throws(() => resolveRefs({ $ref: 'https://example.com/schema.json' }, document), /Unresolvable/)
+})
+
+t.test('a response\'s headers come by their names in lower case, references to header components followed', async (t) => {
+  t.strictSame(documented.headers('/things/{id}', 'get', 200), {
+    etag: { schema: { type: 'string' }, description: 'Its own.' },
+    'x-count': { schema: { type: 'integer' }, description: 'How many.' }
+  })
+  t.strictSame(documented.headers('/things/{id}', 'get', 404), {}, 'a response declaring none')
+  t.equal(documented.headers('/things/{id}', 'get', 400), undefined, 'no such response')
+  t.throws(() => documented.headers('/things/{id}', 'get', 410), /Unresolvable header \$ref #\/components\/headers\/X-Gone/, 'a missing component')
+  const elsewhere = documentedResponses({ ...document, components: { ...document.components, headers: { 'X-Gone': { schema: {} } } } })
+  t.throws(() => elsewhere.headers('/things/{id}', 'get', 410), /Unresolvable header \$ref #\/components\/schemas\/Owner/, 'a reference to something other than a header')
 })
 
 t.test('mediaTypeOf reads the essence of a Content-Type', async (t) => {
