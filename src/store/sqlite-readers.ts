@@ -13,6 +13,7 @@ import type SQLite from 'better-sqlite3'
 import type { CompiledQuery } from 'kysely'
 import { StoreUnavailableError } from './errors.js'
 import { DEFAULT_ACQUIRE_TIMEOUT_MS, type StoreOptions } from './options.js'
+import { semaphore } from './semaphore.js'
 import { statementCache } from './statements.js'
 import type { ReaderUse } from './store.js'
 
@@ -49,6 +50,7 @@ export function sqliteReaders (open: () => SQLite.Database, options: SqliteReade
   const size = options.maxReaders ?? DEFAULT_MAX_READERS
   const waitMs = options.waitMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS
   const generation = options.generation ?? (() => 0)
+  if (!Number.isInteger(size) || size < 1) throw new RangeError(`maxReaders must be a positive integer; got ${size}.`)
   const slots = semaphore(size, options.onWait)
   const statements = statementCache()
   // At most one per slot: a reader is kept only by the stream that held the slot.
@@ -111,44 +113,4 @@ function taken (rows: IterableIterator<unknown>, count: number): unknown[] {
     batch.push(next.value)
   }
   return batch
-}
-
-interface Semaphore {
-  /** True once a slot is held; false when none came free within `waitMs`. */
-  acquire: (waitMs: number) => Promise<boolean>
-  release: () => void
-  use: () => ReaderUse
-}
-
-function semaphore (size: number, onWait?: () => void): Semaphore {
-  if (!Number.isInteger(size) || size < 1) throw new RangeError(`maxReaders must be a positive integer; got ${size}.`)
-  let free = size
-  const waiting: Array<() => void> = []
-  return {
-    acquire: async (waitMs) => {
-      if (free > 0) {
-        free--
-        return true
-      }
-      onWait?.()
-      return await new Promise<boolean>((resolve) => {
-        const granted = (): void => {
-          clearTimeout(timer)
-          resolve(true)
-        }
-        const timer = setTimeout(() => {
-          waiting.splice(waiting.indexOf(granted), 1)
-          resolve(false)
-        }, waitMs)
-        waiting.push(granted)
-      })
-    },
-    use: () => ({ inUse: size - free, waiting: waiting.length }),
-    // A freed slot goes straight to the longest waiter, so none can be overtaken.
-    release: () => {
-      const next = waiting.shift()
-      if (next === undefined) free++
-      else next()
-    }
-  }
 }
