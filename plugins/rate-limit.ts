@@ -1,10 +1,11 @@
 // Per-caller rate limits: each bearer key (by its fingerprint), or each address on open routes, may
 // make `max` requests per window; beyond, a 429 problem with Retry-After. Counters live in this
 // process unless a shared store is passed, so that replicas share one budget (e.g. Redis).
-import fastifyRateLimit, { normalizeIP, type RateLimitPluginOptions } from '@fastify/rate-limit'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import fastifyRateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit'
+import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { problem } from '../src/core/errors.js'
+import { callerOf } from '../src/http/caller.js'
 
 export interface RateLimitOptions extends Pick<RateLimitPluginOptions, 'store' | 'redis' | 'nameSpace' | 'skipOnError'> {
   /** Requests per window for one key or one address; 0 turns the limit off. */
@@ -35,8 +36,3 @@ async function rateLimit (app: FastifyInstance, options: RateLimitOptions): Prom
 }
 
 export default fp(rateLimit, { name: 'rate-limit', dependencies: ['auth'] })
-
-/** The key's fingerprint, never the key; else the address (an IPv6 one by its /64, as a host holds them). */
-function callerOf (request: FastifyRequest): string {
-  return request.principal === undefined ? `address:${normalizeIP(request.ip)}` : `key:${request.principal.keyId}`
-}
