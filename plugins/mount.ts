@@ -8,7 +8,7 @@ import { servedCache } from '../src/core/served-cache.js'
 import type { Mount, MountSettings } from '../src/core/mount.js'
 import { validators, type Validators } from '../src/core/validators.js'
 import { routeOf } from '../src/http/route.js'
-import { DEFAULT_STALL_MS } from '../src/http/stalled.js'
+import { DEFAULT_CONTENDED_STALL_MS, DEFAULT_STALL_MS } from '../src/http/stalled.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,6 +32,10 @@ export interface MountOptions {
   handleDescription?: string
   /** How long a streamed list may wait on a client that does not read before it is cut (default DEFAULT_STALL_MS). */
   stallMs?: number
+  /** How long it may wait while a request waits for a reader, as `readersWanted` tells (default DEFAULT_CONTENDED_STALL_MS). */
+  contendedStallMs?: number
+  /** True while a request waits for a reader (the store's, every one being held); absent, `stallMs` alone bounds a stalled list. */
+  readersWanted?: () => boolean
   /** The bytes of lists' answers kept while their data is unchanged (src/core/served-cache.ts); 0 keeps none. Default DEFAULT_RESPONSE_CACHE_BYTES. */
   responseCacheBytes?: number
 }
@@ -50,7 +54,9 @@ async function mount (app: FastifyInstance, options: MountOptions): Promise<void
   // The app's own: what it compiles is released with it, a reload's old app included.
   const checks = validators()
   const settings: MountSettings = { timeZone: options.timeZone, handleDescription: options.handleDescription ?? HANDLE_DESCRIPTION, responses, validators: checks }
-  const route = { stallMs: options.stallMs ?? DEFAULT_STALL_MS, onRows: recorded ?? uncounted }
+  const { readersWanted } = options
+  const contended = readersWanted === undefined ? undefined : { ms: options.contendedStallMs ?? DEFAULT_CONTENDED_STALL_MS, waiting: readersWanted }
+  const route = { stallMs: options.stallMs ?? DEFAULT_STALL_MS, contended, onRows: recorded ?? uncounted }
   const resources: Resource[] = []
   app.decorate('resources', { getter: () => resources })
   app.decorate('validators', checks)

@@ -12,7 +12,7 @@ declare module 'fastify' {
   }
 }
 
-export interface StoreOptions extends OpenOptions, Pick<OpenStoreOptions<Database>, 'maxReaders'> {
+export interface StoreOptions extends OpenOptions, Pick<OpenStoreOptions<Database>, 'maxReaders' | 'streamsPerClient'> {
   databaseUrl: string
   /** Makes sure of the tables (and rows) the routes read, on every start (default: none). */
   setUp?: (db: Kysely<Database>) => Promise<void>

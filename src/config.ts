@@ -4,6 +4,7 @@ import { SCOPE_PATTERN } from './permissions.js'
 import { isPostgresUrl, postgresSettings } from './store/postgres-url.js'
 import { isTimeZone } from './time.js'
 import { HEAP_GROWING_DEFAULT_PERCENT } from './heap.js'
+import { DEFAULT_STREAMS_PER_CLIENT } from './store/per-client.js'
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -32,6 +33,10 @@ export interface Config {
   readonly shutdownGraceSeconds: number
   /** Seconds a streamed list may wait on a client that does not read before it is cut. */
   readonly streamStallSeconds: number
+  /** The same, while another request waits for a reader: a stalled client then keeps others waiting. */
+  readonly streamStallContendedSeconds: number
+  /** Whole lists one client (its key, else its address) may stream at once; 0: no bound. */
+  readonly streamsPerClient: number
   /** Mebibytes of lists' answers kept while their data is unchanged; 0 keeps none. */
   readonly responseCacheMegabytes: number
   /** How far V8's old generation may grow past its live size before a full collection, in percent; 0: V8's own rule. */
@@ -49,6 +54,13 @@ export const SHUTDOWN_DEFAULTS = { drainSeconds: 5, graceSeconds: 10 } as const
 
 /** A client that has not read for this long has stopped: its list is cut and its reader freed. */
 export const STREAM_STALL_DEFAULT_SECONDS = 10
+
+/**
+ * While a request waits for a reader, a client that has not read for this long is cut. Looked at
+ * every second: a client stalled that long already is cut within a second of the other's asking,
+ * well within the 3 s it waits for a reader.
+ */
+export const STREAM_STALL_CONTENDED_DEFAULT_SECONDS = 2
 
 /** The bytes in a mebibyte, RESPONSE_CACHE_MB's unit. */
 export const MEBIBYTE = 1024 * 1024
@@ -80,6 +92,8 @@ export function loadConfig (env: Readonly<Record<string, string | undefined>>): 
     shutdownDrainSeconds: readWhole('SHUTDOWN_DRAIN_SECONDS', env.SHUTDOWN_DRAIN_SECONDS ?? String(SHUTDOWN_DEFAULTS.drainSeconds), 0, 'a whole number of seconds (0: close at once)'),
     shutdownGraceSeconds: readWhole('SHUTDOWN_GRACE_SECONDS', env.SHUTDOWN_GRACE_SECONDS ?? String(SHUTDOWN_DEFAULTS.graceSeconds), 1, 'a whole number of seconds from 1'),
     streamStallSeconds: readWhole('STREAM_STALL_SECONDS', env.STREAM_STALL_SECONDS ?? String(STREAM_STALL_DEFAULT_SECONDS), 1, 'a whole number of seconds from 1'),
+    streamStallContendedSeconds: readWhole('STREAM_STALL_CONTENDED_SECONDS', env.STREAM_STALL_CONTENDED_SECONDS ?? String(STREAM_STALL_CONTENDED_DEFAULT_SECONDS), 1, 'a whole number of seconds from 1'),
+    streamsPerClient: readWhole('STREAMS_PER_CLIENT', env.STREAMS_PER_CLIENT ?? String(DEFAULT_STREAMS_PER_CLIENT), 0, 'a whole number of lists (0: no bound)'),
     heapGrowingPercent: readWhole('HEAP_GROWING_PERCENT', env.HEAP_GROWING_PERCENT ?? String(HEAP_GROWING_DEFAULT_PERCENT), 0, 'a whole number of percent up to 1000 (0: V8\'s own rule)', 1000),
     responseCacheMegabytes: readWhole('RESPONSE_CACHE_MB', env.RESPONSE_CACHE_MB ?? String(RESPONSE_CACHE_DEFAULT_MB), 0, `a whole number of mebibytes up to ${RESPONSE_CACHE_MAX_MB} (0 keeps no answers)`, RESPONSE_CACHE_MAX_MB),
     ...readUpstream(env.UPSTREAM_URL, env.UPSTREAM_TOKEN),

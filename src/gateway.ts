@@ -44,8 +44,12 @@ export type GatewayOptions = Pick<Config, 'databaseUrl' | 'timeZone' | 'apiKeys'
     acquireTimeoutMs?: number
     /** SQLite readers: whole lists streaming at once (default 8). */
     maxReaders?: number
+    /** Whole lists one client (its key, else its address) may stream at once; 0: no bound (default 2). */
+    streamsPerClient?: number
     /** How long a streamed list may wait on a client that does not read before it is cut; default 10 s. */
     stallMs?: number
+    /** How long it may wait while another request waits for a reader; default 2 s. */
+    contendedStallMs?: number
     /** The process's own metrics, scraped with the app's: one registry for every app a process serves in turn (default: the app's own). */
     processMetrics?: Registry
     /** A span per request: true once a tracer provider is registered (src/observe/tracing.ts); default off, no hook. */
@@ -69,7 +73,7 @@ async function gateway (fastify: FastifyInstance, options: GatewayOptions): Prom
   await fastify.register(loadShedding, options.loadShedding ?? {})
   // State replicas share: rows in the store, rate-limit budgets and counted totals in Redis (if set).
   await fastify.register(redis, { url: options.redisUrl })
-  await fastify.register(store, { databaseUrl: options.databaseUrl, onQuery: options.onQuery, setUp: options.setUp, acquireTimeoutMs: options.acquireTimeoutMs, maxReaders: options.maxReaders, onCount: (outcome) => { fastify.metrics.count(outcome) } })
+  await fastify.register(store, { databaseUrl: options.databaseUrl, onQuery: options.onQuery, setUp: options.setUp, acquireTimeoutMs: options.acquireTimeoutMs, maxReaders: options.maxReaders, streamsPerClient: options.streamsPerClient, onCount: (outcome) => { fastify.metrics.count(outcome) } })
   await fastify.register(audience)
   await fastify.register(auth, { keys: options.apiKeys })
   await fastify.register(rateLimit, {
@@ -85,7 +89,15 @@ async function gateway (fastify: FastifyInstance, options: GatewayOptions): Prom
   await fastify.register(etag)
   // Before any route: the document is cut from the routes as they register.
   await fastify.register(swagger, { tags: options.tags })
-  await fastify.register(mount, { timeZone: options.timeZone, handleDescription: options.handleDescription, stallMs: options.stallMs, responseCacheBytes: options.responseCacheBytes })
+  await fastify.register(mount, {
+    timeZone: options.timeZone,
+    handleDescription: options.handleDescription,
+    stallMs: options.stallMs,
+    // A stalled list is cut sooner while a request waits for what it holds.
+    contendedStallMs: options.contendedStallMs,
+    readersWanted: () => fastify.store.readers().waiting > 0,
+    responseCacheBytes: options.responseCacheBytes
+  })
   // Every mounted resource as an MCP tool, from the same compiled resources the routes serve.
   await fastify.register(mcp, { origins: options.corsOrigins ?? [], host: options.host, info: { name: 'audience-gateway', version: pkg.version } })
   // The URLs its clients probe for OAuth, answered: this server takes a bearer key.

@@ -198,7 +198,7 @@ async function main (): Promise<void> {
   // Before the first app: its spans need the provider registered (OTEL_* variables; docs/observability.md).
   const traces = startTracing(process.env, pkg.version)
   // One set of the process's own metrics, whichever app serves: a reload starts none again.
-  const settings = { ...config, stallMs: config.streamStallSeconds * 1000, responseCacheBytes: config.responseCacheMegabytes * MEBIBYTE, tracing: traces !== undefined, processMetrics: processMetrics() }
+  const settings = { ...config, stallMs: config.streamStallSeconds * 1000, contendedStallMs: config.streamStallContendedSeconds * 1000, responseCacheBytes: config.responseCacheMegabytes * MEBIBYTE, tracing: traces !== undefined, processMetrics: processMetrics() }
   // Unencapsulated: the shutdown drains through the gateway's decorators.
   const build = async (declared: LoadedFile | undefined): Promise<AppGeneration> => await buildGeneration(options, async (generation) => {
     if (declared === undefined) await generation.register(fp(app), settings)

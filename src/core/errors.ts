@@ -30,6 +30,7 @@ export const PROBLEM_KINDS = {
   AG_RANGE_NOT_SATISFIABLE: { status: 416, title: 'Range not satisfiable', when: 'a Range header whose range starts past the end of the content (`Content-Range: bytes */<length>` gives its length)' },
   AG_EXPECTATION_FAILED: { status: 417, title: 'Expectation failed', when: 'an `Expect` header other than `100-continue`' },
   AG_RATE_LIMITED: { status: 429, title: 'Rate limited', when: 'too many requests from this key or address; retry after the Retry-After header\'s seconds' },
+  AG_TOO_MANY_STREAMS: { status: 429, title: 'Too many streams', when: 'a whole list asked for while this key or address is already streaming as many as one caller may at once; retry once one of them has ended', retryAfter: 5 },
   AG_HEADERS_TOO_LARGE: { status: 431, title: 'Headers too large', when: 'the request\'s headers are too large' },
   AG_UPSTREAM_UNREACHABLE: { status: 502, title: 'Upstream unreachable', when: 'the upstream refused or reset the connection, or its name did not resolve' },
   AG_UPSTREAM_FAILED: { status: 502, title: 'Upstream failed', when: 'the upstream answered an error, something that is not JSON, a row the declared record does not match, or refused the gateway\'s own credentials' },

@@ -131,7 +131,8 @@ function problemsOf (mount: Mount): ProblemCode[] {
     ...(mount.kind === 'list' ? [] : ['AG_NOT_FOUND'] as const),
     'AG_NOT_ACCEPTABLE',
     'AG_RATE_LIMITED',
-    ...(sourced ?? ['AG_STORE_UNAVAILABLE'] as const),
+    // A store's: a whole list it streams counts against its caller's share of the readers.
+    ...(sourced ?? (mount.kind === 'list' ? ['AG_TOO_MANY_STREAMS', 'AG_STORE_UNAVAILABLE'] as const : ['AG_STORE_UNAVAILABLE'] as const)),
     'AG_OVERLOADED'
   ]
 }

@@ -10,7 +10,12 @@ import { AGENT_MEDIA_TYPE, JSON_VARIANTS, TEXT_VARIANTS } from '../audience.js'
 import { anyMatches, weakly, withAudience } from './conditional.js'
 import { bytesAnswer } from './ranges.js'
 import { bodyResponse, partialResponse, problemResponses } from './responses.js'
-import { cutWhenStalled } from './stalled.js'
+import { callerOf } from './caller.js'
+import { cutWhenStalled, type StallBounds } from './stalled.js'
+
+/** What the log says of a list cut for its client not reading: while nobody, or somebody, waited for a reader. */
+const CUT = 'cut a streamed list whose client stopped reading'
+const CUT_WHILE_CONTENDED = `${CUT} while another request waited for a reader`
 
 function acceptAsSent (): boolean {
   return true
@@ -31,6 +36,8 @@ const RANGE_HEADERS = Type.Object({
 export interface RouteSettings {
   /** How long a streamed list may wait on a client that does not read before it is cut. */
   readonly stallMs: number
+  /** How long it may wait while a request waits for a reader (`waiting`); absent, `stallMs` alone bounds it. */
+  readonly contended?: StallBounds['contended']
   /** Told the rows each call served (and whether its window was clamped), by operation and audience: metrics. */
   readonly onRows: (operation: string, audience: string, rows: number, clamped: boolean) => void
 }
@@ -74,6 +81,7 @@ export function routeOf (resource: Resource, settings: RouteSettings): RouteOpti
         holds: (tag) => holds(request, tag),
         requestId: request.id,
         log: request.log,
+        client: callerOf(request),
         onRows: (rows, clamped) => { onRows(resource.name, audience, rows, clamped) }
       })
       if (served.kind === 'bytes') {
@@ -88,8 +96,8 @@ export function routeOf (resource: Resource, settings: RouteSettings): RouteOpti
       if (served.kind === 'unchanged') return ''
       // A list kept whole (src/core/served-cache.ts) is sent as its bytes; one read from the source, streamed.
       if (served.kind === 'json-array' && !Buffer.isBuffer(served.body)) {
-        cutWhenStalled(reply.raw, settings.stallMs, () => {
-          request.log.warn({ stallMs: settings.stallMs }, 'cut a streamed list whose client stopped reading')
+        cutWhenStalled(reply.raw, { ms: settings.stallMs, contended: settings.contended }, (stallMs, whileContended) => {
+          request.log.warn({ stallMs }, whileContended ? CUT_WHILE_CONTENDED : CUT)
         })
       }
       return served.body

@@ -57,7 +57,7 @@ export function kyselySource<Args, Row, Out = Row> (
       return await cache.count(countedKey, async () => Number((await db.executeQuery(counted)).rows[0].count))
     },
     slice: async (args, offset, limit, where) => (await slice(shapes(args, where), offset, limit)).map(decode),
-    stream: (args, where) => decoded(store.stream(shapes(args, where).query, chunkSize), options.decode),
+    stream: (args, where, context) => decoded(store.stream(shapes(args, where).query, chunkSize, context?.client), options.decode),
     // The state of the data, and the statement that reads it: the same two always stream the same rows.
     ...(versionTag === undefined
       ? {}

@@ -11,12 +11,18 @@ export interface SourceLog {
 
 /**
  * What a source may need of the call it reads for, besides its arguments: the request's id, which
- * an upstream source sends on (`X-Request-Id`), and the request's log, which names it on every line
- * (an upstream's failures, a row that does not match). Passed per call, never kept.
+ * an upstream source sends on (`X-Request-Id`), the request's log, which names it on every line
+ * (an upstream's failures, a row that does not match), and who reads, whom a store holds readers
+ * for. Passed per call, never kept.
  */
 export interface ReadContext {
   readonly requestId?: string
   readonly log?: SourceLog
+  /**
+   * Who reads, as the transport names them (a key's fingerprint, else an address): a store streams
+   * only so many whole lists at once for one client. Absent: not counted.
+   */
+  readonly client?: string
 }
 
 /** How a condition compares a field: equal to, at least, at most, or starting with its value. */

@@ -6,11 +6,12 @@ import { batchesOf } from './batches.js'
 import { versionedCountCache, type CountCache } from './count-cache.js'
 import type { Database } from './database.js'
 import { postgresDataVersion, postgresIdentity, sqliteDataVersion } from './data-version.js'
-import type { StoreOptions } from './options.js'
+import { DEFAULT_ACQUIRE_TIMEOUT_MS, type StoreOptions } from './options.js'
 import { connectPostgres, setUpPostgres } from './postgres.js'
 import { isPostgresUrl } from './postgres-url.js'
 import { sharedCountCache, type TotalsStore } from './shared-count-cache.js'
 import { openSqlite, type SqliteOptions } from './sqlite.js'
+import { DEFAULT_STREAMS_PER_CLIENT, perClient } from './per-client.js'
 import type { Store } from './store.js'
 
 export type { ReaderUse, Store, StoreKind } from './store.js'
@@ -30,10 +31,17 @@ export interface OpenStoreOptions<DB> extends StoreOptions, Pick<SqliteOptions, 
    * Only PostgreSQL's data version reads the same on every replica: a SQLite store ignores it.
    */
   sharedTotals?: { readonly store: TotalsStore, readonly onError: (error: unknown) => void }
+  /**
+   * Whole lists one client may stream at once (default DEFAULT_STREAMS_PER_CLIENT); 0: no bound.
+   * Its next waits for one of them as long as `acquireTimeoutMs`, then fails AG_TOO_MANY_STREAMS.
+   */
+  streamsPerClient?: number
 }
 
 export async function openStore<DB = Database> (databaseUrl: string, options: OpenStoreOptions<DB> = {}): Promise<Store<DB>> {
   const setUp = options.setUp ?? (async () => {})
+  // A client's next list waits for one of its own as long as any query waits for a connection.
+  const shared = (stream: Store<DB>['stream']): Store<DB>['stream'] => perClient(stream, options.streamsPerClient ?? DEFAULT_STREAMS_PER_CLIENT, options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS)
   if (!isPostgresUrl(databaseUrl)) {
     const sqlite = openSqlite<DB>(databaseUrl, options)
     const version = sqliteDataVersion(sqlite.db)
@@ -43,7 +51,7 @@ export async function openStore<DB = Database> (databaseUrl: string, options: Op
     const opening = randomUUID()
     return await opened(sqlite.db, async () => { await setUp(sqlite.db) }, async () => ({
       kind: 'sqlite',
-      stream: sqlite.stream,
+      stream: shared(sqlite.stream),
       readers: sqlite.readers,
       dataVersion,
       versionTag: async () => `${opening}/${await dataVersion()}`,
@@ -64,7 +72,7 @@ export async function openStore<DB = Database> (databaseUrl: string, options: Op
       ? versionedCountCache({ version: dataVersion })
       : sharedCountCache({ version: dataVersion, identity, ...sharedTotals })
     const versionTag = async (): Promise<string> => `${identity}/${await dataVersion()}`
-    return { kind: 'postgres', stream: (query, chunkSize) => batchesOf(db, query, chunkSize), readers: postgres.readers, dataVersion, versionTag, counts: observed(counts, options.onCount), probe: probe(db, sql`select 1 as answered`) }
+    return { kind: 'postgres', stream: shared((query, chunkSize) => batchesOf(db, query, chunkSize)), readers: postgres.readers, dataVersion, versionTag, counts: observed(counts, options.onCount), probe: probe(db, sql`select 1 as answered`) }
   })
 }
 

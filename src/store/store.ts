@@ -19,9 +19,11 @@ export interface Store<DB = Database> {
   readonly kind: StoreKind
   /**
    * Every row `query` selects, in order, in batches of about `chunkSize` rows, each read at once (on a
-   * connection of its own where one is needed).
+   * connection of its own where one is needed). A `client` (whoever the transport names: a key, an
+   * address) streams only so many at once (per-client.ts): its next waits for one of them a bounded
+   * time, then fails AG_TOO_MANY_STREAMS.
    */
-  stream: <Row>(query: SelectQueryBuilder<any, any, Row>, chunkSize: number) => AsyncIterable<Row[]>
+  stream: <Row>(query: SelectQueryBuilder<any, any, Row>, chunkSize: number, client?: string) => AsyncIterable<Row[]>
   /** A value that changes whenever the data may have changed; O(1). */
   dataVersion: () => Promise<string>
   /**

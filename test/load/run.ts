@@ -49,7 +49,9 @@ async function main (): Promise<void> {
     API_KEYS: KEY,
     LOG_LEVEL: process.env.LOAD_LOG_LEVEL ?? 'warn',
     // The limiter runs, as served, but with a budget the run cannot spend: one key drives it all.
-    RATE_LIMIT_MAX: '1000000000'
+    RATE_LIMIT_MAX: '1000000000',
+    // Each connection may stream a list at once, all with that one key.
+    STREAMS_PER_CLIENT: '0'
   })
   try {
     const etag = await agentEtag(server.url)

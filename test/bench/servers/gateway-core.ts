@@ -17,7 +17,8 @@ export async function gatewayCoreServer ({ databasePath, key, responseCacheBytes
   await server.register(problems)
   // No Redis configured: the store's count cache is the process's own, as in the shipped app.
   await server.register(redis, {})
-  await server.register(store, { databaseUrl: databasePath })
+  // Its one key streams a list on every connection at once: no bound on streams per client.
+  await server.register(store, { databaseUrl: databasePath, streamsPerClient: 0 })
   await server.register(audience)
   await server.register(auth, { keys: [key] })
   await server.register(mount, { timeZone: 'UTC', responseCacheBytes })
