@@ -5,6 +5,7 @@ import { withFieldInfo } from '../../../src/declare/field-info.js'
 import { projectSchema, buildProjection, type JsonSchema } from '../../../src/projection/index.js'
 import { validationErrors } from '../../helpers/ajv.js'
 import { deepFreeze } from '../../helpers/freeze.js'
+import { DECIMAL_PATTERN } from '../../../src/formats.js'
 
 const HANDLE_DESCRIPTION = 'An identifier to pass to other tools. Never read it out.'
 const euros = defineFormatter({ render: (value) => `EUR ${String(value)}`, produces: 'string', schema: { examples: ['EUR 9.99'] } })
@@ -207,7 +208,7 @@ t.test('precedence: a nested record wins over choice displays', async (t) => {
 t.test('precedence: a handle is never formatted', async (t) => {
   const record = deepFreeze(Type.Object({ price: formatted(Decimal({ description: 'The price.' }), euros), a: hidden(Type.String()) }))
   const projection = buildProjection(record, { name: 'test', overrides: { price: { kind: 'handle' } } })
-  t.strictSame(projectSchema(record, projection).properties?.price, { type: 'string', format: 'decimal', description: 'The price.' })
+  t.strictSame(projectSchema(record, projection).properties?.price, { type: 'string', format: 'decimal', pattern: DECIMAL_PATTERN, description: 'The price.' })
 })
 
 t.test('keys no declaration mentions pass through whole', async (t) => {
