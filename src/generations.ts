@@ -43,6 +43,10 @@ export class Generations<G extends Generation = Generation> {
   /** Replaced generations, each with the promise of its close once its last request ends. */
   readonly #retiring = new Map<G, { readonly closed: Promise<void>, readonly release: () => void }>()
   #closing = false
+  /** While the listener empties its accept queue: requests taken, each handed to its generation once that is over. */
+  #held: Array<() => void> | undefined
+  /** Requests ended so far, across every generation. */
+  #ended = 0
   #closed: Promise<void> | undefined
   /** Told once no request is in flight. */
   readonly #onIdle: Array<() => void> = []
@@ -64,6 +68,11 @@ export class Generations<G extends Generation = Generation> {
     return total
   }
 
+  /** Requests ended so far, across every generation: a client answered may connect again. */
+  get ended (): number {
+    return this.#ended
+  }
+
   /** How many generations are open: the current one and those still finishing their requests. */
   get open (): number {
     return this.#inFlight.size
@@ -74,10 +83,17 @@ export class Generations<G extends Generation = Generation> {
     const generation = this.#current
     this.#inFlight.set(generation, this.#inFlight.get(generation)! + 1)
     // 'close' ends every response, once: sent whole, cut, or its client gone.
-    response.once('close', () => { this.#ended(generation) })
-    // Closing: a request still arriving on an open socket is served, and its socket closed after it.
-    if (this.#closing) response.setHeader('connection', 'close')
-    generation.serve(request, response)
+    response.once('close', () => { this.#end(generation) })
+    if (this.#held === undefined) this.#hand(generation, request, response)
+    else this.#held.push(() => { this.#hand(generation, request, response) })
+  }
+
+  /**
+   * The process's shutdown, before the listener closes: requests arriving from now on are held, not
+   * answered, until `quiesce`, so that no client answered connects again meanwhile.
+   */
+  hold (): void {
+    this.#held ??= []
   }
 
   /**
@@ -93,10 +109,14 @@ export class Generations<G extends Generation = Generation> {
 
   /**
    * The process's shutdown, once the listener stopped taking connections: from now on each answer
-   * says `Connection: close`. Resolves once no request is in flight in any generation.
+   * says `Connection: close`, the requests held first. Resolves once no request is in flight in any
+   * generation.
    */
   async quiesce (): Promise<void> {
     this.#closing = true
+    const held = this.#held ?? []
+    this.#held = undefined
+    for (const hand of held) hand()
     if (this.inFlight > 0) await new Promise<void>((resolve) => { this.#onIdle.push(resolve) })
   }
 
@@ -127,7 +147,14 @@ export class Generations<G extends Generation = Generation> {
     await closed
   }
 
-  #ended (generation: G): void {
+  #hand (generation: G, request: IncomingMessage, response: ServerResponse): void {
+    // Closing: a request still arriving on an open socket is served, and its socket closed after it.
+    if (this.#closing) response.setHeader('connection', 'close')
+    generation.serve(request, response)
+  }
+
+  #end (generation: G): void {
+    this.#ended++
     const count = this.#inFlight.get(generation)! - 1
     this.#inFlight.set(generation, count)
     if (count === 0) this.#retiring.get(generation)?.release()

@@ -128,6 +128,34 @@ t.test('quiescing: every answer says Connection: close; closing: the current gen
   t.equal(only.closes, 1, 'closed once, however often asked')
 })
 
+t.test('held: a request is taken but answered only at quiesce, with Connection: close, by the generation it arrived on', async (t) => {
+  const first = fake('first')
+  const generations = new Generations<Fake>(first)
+  const { server, url } = await listening(t, generations)
+  t.equal(await (await fetch(url)).text(), 'first')
+  t.equal(generations.ended, 1, 'a request ended is counted')
+
+  generations.hold()
+  generations.hold()
+  const taken = once(server, 'request')
+  const pending = fetch(url)
+  const [, response] = await taken as [IncomingMessage, ServerResponse]
+  t.notOk(response.headersSent, 'not answered while held (a generation of these answers at once)')
+  t.equal(generations.inFlight, 1, 'but in flight')
+  const replaced = generations.replace(fake('second'))
+  t.notOk(first.closed, 'its generation stays open for it')
+  t.equal(generations.ended, 1)
+
+  const quiet = generations.quiesce()
+  const late = await pending
+  t.equal(await late.text(), 'first', 'answered by the generation current when it arrived')
+  t.equal(late.headers.get('connection'), 'close')
+  await Promise.all([quiet, replaced])
+  t.equal(generations.ended, 2)
+  t.ok(first.closed)
+  t.equal(await (await fetch(url)).text(), 'second', 'a request after the quiesce is not held')
+})
+
 t.test('closing closes the generations replaced too, once their requests have ended', async (t) => {
   const first = fake('first')
   const generations = new Generations<Fake>(first)
