@@ -12,6 +12,7 @@ import type { FastifyBaseLogger, FastifyError, FastifyHttpOptions, FastifyReply,
 import { pino, type LoggerOptions } from 'pino'
 import app from './app.js'
 import { DeclarationFileError, type LoadedFile } from './config-file/index.js'
+import { closeAll } from './close-all.js'
 import declaredApp from './declared-app.js'
 import { createListener, Generations, type ListenerOptions } from './generations.js'
 import { buildGeneration, readDeclarationFile, reloader, UnreadableFileError, type AppGeneration } from './reload.js'
@@ -135,8 +136,9 @@ const RAW_SECURITY_HEADERS = apiSecurityHeaders()
 
 /**
  * On SIGTERM: drain for `shutdownDrainSeconds` (readiness 503 at once, connections still accepted and
- * served, each answer with `Connection: close`), then close the listener and idle sockets and let
- * requests in flight finish for up to `shutdownGraceSeconds`; exit 0. Requests still in flight then
+ * served, each answer with `Connection: close`), then close the listener, once it has accepted every
+ * connection already made (src/close-all.ts), and idle sockets, and let requests in flight finish
+ * for up to `shutdownGraceSeconds`; exit 0. Requests still in flight then
  * are cut (a streamed list ends without its final chunk) and the process exits 1. SIGINT (Ctrl-C)
  * skips the drain; a second signal exits 1 at once. SIGHUP closes alike, unless it `reloads` the
  * declaration file instead; from the drain on, a reload is refused.
@@ -152,7 +154,7 @@ function shutDownGracefully (listener: Server, generations: Generations<AppGener
     /* c8 ignore next 4 -- only an uncaught error takes this branch, and no test may crash the server */
     if (err !== undefined) {
       log.error({ err }, 'closing after an error')
-      return await closeAll(listener, generations)
+      return await closeAll(listener, generations, log)
     }
     generations.current.app.drain()
     if (signal === 'SIGTERM' && drainMs > 0) {
@@ -160,23 +162,9 @@ function shutDownGracefully (listener: Server, generations: Generations<AppGener
       await sleep(drainMs)
     }
     log.info({ signal, inFlight: generations.inFlight, graceSeconds: config.shutdownGraceSeconds }, 'closing: no new connections, requests in flight finish')
-    await closeAll(listener, generations)
+    await closeAll(listener, generations, log)
     await onClosed()
   })
-}
-
-/**
- * No new connections, idle ones closed, requests in flight finished (on whichever generation took
- * them); once every connection has ended, every generation is closed: its store, Redis, pools.
- */
-async function closeAll (listener: Server, generations: Generations<AppGeneration>): Promise<void> {
-  const closed = new Promise<void>((resolve) => { listener.close(() => { resolve() }) })
-  listener.closeIdleConnections()
-  await generations.quiesce()
-  // The sockets those requests left kept alive.
-  listener.closeIdleConnections()
-  await closed
-  await generations.close()
 }
 
 async function main (): Promise<void> {
