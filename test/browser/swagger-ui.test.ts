@@ -21,42 +21,47 @@ if (existsSync(CHROMIUM)) {
     const { app } = await buildApp(t, { loadShedding: { maxEventLoopDelay: 0 } })
     const base = await app.listen({ host: '127.0.0.1', port: 0 })
     const browser = await launch(dir)
-    t.teardown(() => browser.close())
-    const page = await browser.newPage()
-    page.setDefaultTimeout(WAIT.timeout)
+    // Closed within the test, before tap removes its directory, which holds Chromium's profile: a
+    // teardown would run after that removal, and a browser still writing there failed it on a busy machine.
+    try {
+      const page = await browser.newPage()
+      page.setDefaultTimeout(WAIT.timeout)
 
-    const requested: string[] = []
-    const executed: Array<Record<string, string>> = []
-    page.on('request', (request) => {
-      requested.push(request.url())
-      if (new URL(request.url()).pathname === '/books') executed.push(request.headers())
-    })
+      const requested: string[] = []
+      const executed: Array<Record<string, string>> = []
+      page.on('request', (request) => {
+        requested.push(request.url())
+        if (new URL(request.url()).pathname === '/books') executed.push(request.headers())
+      })
 
-    await page.goto(`${base}/docs`, { waitUntil: 'networkidle0' })
-    await authorize(page, KEY)
-    await page.click(`${OPERATION} .opblock-summary-control`)
-    await page.waitForSelector(`${OPERATION} .response-control-media-type--accept-controller select`, WAIT)
-    await page.select(`${OPERATION} .response-control-media-type--accept-controller select`, AGENT_MEDIA_TYPE)
-    await page.click(`${OPERATION} .try-out__btn`)
-    await page.click(`${OPERATION} button.execute`)
-    const body = await responseBody(page)
-    await page.screenshot({ path: join(dir, 'swagger-ui.png'), fullPage: true })
-    await (await page.$(OPERATION))?.screenshot({ path: join(dir, 'get-books.png') })
+      await page.goto(`${base}/docs`, { waitUntil: 'networkidle0' })
+      await authorize(page, KEY)
+      await page.click(`${OPERATION} .opblock-summary-control`)
+      await page.waitForSelector(`${OPERATION} .response-control-media-type--accept-controller select`, WAIT)
+      await page.select(`${OPERATION} .response-control-media-type--accept-controller select`, AGENT_MEDIA_TYPE)
+      await page.click(`${OPERATION} .try-out__btn`)
+      await page.click(`${OPERATION} button.execute`)
+      const body = await responseBody(page)
+      await page.screenshot({ path: join(dir, 'swagger-ui.png'), fullPage: true })
+      await (await page.$(OPERATION))?.screenshot({ path: join(dir, 'get-books.png') })
 
-    t.match(executed, [{ accept: AGENT_MEDIA_TYPE, authorization: `Bearer ${KEY}` }], 'the request asked for the agent variant, with the key')
-    t.match(body, {
-      items: [
-        { id: 1, title: 'The Dispossessed', status: 'Published', price: 'EUR 9.99', published_on: '01 May 1974' },
-        { id: 2, title: 'The Lathe of Heaven', status: 'Draft', price: 'EUR 9.99', published_on: null },
-        { id: 3, title: 'A Wizard of Earthsea', status: 'Published', price: 'EUR 9.99', published_on: '01 November 1968' }
-      ],
-      page: 1,
-      totalPages: 1,
-      hasNext: false
-    })
-    t.notOk(body.items.some((item: object) => 'author_id' in item), 'no hidden field')
-    t.strictSame(requested.filter((url) => !url.startsWith(`${base}/`) && !url.startsWith('data:')), [], 'nothing loaded from outside the service')
-    t.ok(existsSync(join(dir, 'swagger-ui.png')) && existsSync(join(dir, 'get-books.png')), 'screenshots taken')
+      t.match(executed, [{ accept: AGENT_MEDIA_TYPE, authorization: `Bearer ${KEY}` }], 'the request asked for the agent variant, with the key')
+      t.match(body, {
+        items: [
+          { id: 1, title: 'The Dispossessed', status: 'Published', price: 'EUR 9.99', published_on: '01 May 1974' },
+          { id: 2, title: 'The Lathe of Heaven', status: 'Draft', price: 'EUR 9.99', published_on: null },
+          { id: 3, title: 'A Wizard of Earthsea', status: 'Published', price: 'EUR 9.99', published_on: '01 November 1968' }
+        ],
+        page: 1,
+        totalPages: 1,
+        hasNext: false
+      })
+      t.notOk(body.items.some((item: object) => 'author_id' in item), 'no hidden field')
+      t.strictSame(requested.filter((url) => !url.startsWith(`${base}/`) && !url.startsWith('data:')), [], 'nothing loaded from outside the service')
+      t.ok(existsSync(join(dir, 'swagger-ui.png')) && existsSync(join(dir, 'get-books.png')), 'screenshots taken')
+    } finally {
+      await browser.close()
+    }
   })
 } else {
   const why = `${CHROMIUM} is absent: the Swagger UI browser test needs Debian's chromium package (apt-get install chromium).`
