@@ -5,6 +5,7 @@ import fastifyCors, { type FastifyCorsOptions } from '@fastify/cors'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { AUDIENCE_HEADER } from '../src/audience.js'
+import { pathOf } from '../src/http/url-path.js'
 
 /** What a browser may send to one path beyond a read: its methods, its request headers, and what it may read back. */
 export interface CorsAllowance {
@@ -52,8 +53,3 @@ async function cors (app: FastifyInstance, options: CorsOptions): Promise<void> 
 }
 
 export default fp(cors, { name: 'cors' })
-
-function pathOf (url: string): string {
-  const query = url.indexOf('?')
-  return query === -1 ? url : url.slice(0, query)
-}

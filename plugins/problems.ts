@@ -5,6 +5,7 @@ import fp from 'fastify-plugin'
 import { PROBLEM_MEDIA_TYPE } from '../src/audience.js'
 import { isProblemCode, NO_ROUTE, problem } from '../src/core/errors.js'
 import { problemOf } from '../src/core/problem.js'
+import { pathOf } from '../src/http/url-path.js'
 import { announcesBody, closeOnceAnswered } from './well-formed.js'
 
 async function problems (app: FastifyInstance): Promise<void> {
@@ -15,7 +16,7 @@ async function problems (app: FastifyInstance): Promise<void> {
    * that serves the method did not find, such as a static file that is not there (404).
    */
   function unserved (request: FastifyRequest, reply: FastifyReply): FastifyReply {
-    const methods = paths.methodsOf(request.url.split('?')[0])
+    const methods = paths.methodsOf(pathOf(request.url))
     if (methods.length === 0 || methods.includes(request.method)) return sendProblem(problem('AG_NOT_FOUND', NO_ROUTE), request, reply)
     const allow = [...methods, 'OPTIONS'].join(', ')
     if (request.method === 'OPTIONS') return reply.code(204).header('allow', allow).send()

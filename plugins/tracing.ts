@@ -5,6 +5,7 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import { pathOf } from '../src/http/url-path.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,7 +28,7 @@ async function tracing (app: FastifyInstance, options: TracingOptions): Promise<
     const route = request.routeOptions.url
     const span = tracer.startSpan(`${request.method} ${route ?? 'unrouted'}`, {
       kind: SpanKind.SERVER,
-      attributes: { 'http.request.method': request.method, 'http.route': route, 'url.path': request.url.split('?')[0], 'gateway.request_id': request.id }
+      attributes: { 'http.request.method': request.method, 'http.route': route, 'url.path': pathOf(request.url), 'gateway.request_id': request.id }
     }, parent)
     request.span = span
     // Everything after this hook runs inside the span's context: ALS carries it through the promises.

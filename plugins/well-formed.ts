@@ -8,10 +8,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { PROBLEM_MEDIA_TYPE } from '../src/audience.js'
 import { problem } from '../src/core/errors.js'
 import { problemOf } from '../src/core/problem.js'
-import { writeRawProblem } from '../src/http/raw-answer.js'
+import { endWithProblem, writeRawProblem } from '../src/http/raw-answer.js'
 import { apiSecurityHeaders } from './security-headers.js'
 
 const BODILESS = new Set(['GET', 'HEAD'])
@@ -21,7 +20,8 @@ const BODILESS = new Set(['GET', 'HEAD'])
  * first of each and drops the rest unseen, so a proxy in front that reads the last would disagree
  * with the gateway about who the request is for, or whose key it carries.
  */
-const ONCE = ['Host', 'Authorization']
+const ONCE_BY_LOWER: ReadonlyMap<string, string> = new Map(['Host', 'Authorization'].map((name) => [name.toLowerCase(), name]))
+const ONCE_LENGTHS: ReadonlySet<number> = new Set([...ONCE_BY_LOWER.keys()].map((name) => name.length))
 
 /** RFC 3986's host (a name, IPv4, or an IP literal in brackets) and an optional port; empty is allowed. */
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(?::[0-9]*)?$/
@@ -55,9 +55,7 @@ async function wellFormed (app: FastifyInstance): Promise<void> {
   const security = apiSecurityHeaders()
   // Node answers an expectation other than 100-continue with a bare 417 of its own, unless told.
   app.server.on('checkExpectation', function refuseExpectation (_request: IncomingMessage, response: ServerResponse) {
-    const { status, body, headers } = problemOf(problem('AG_EXPECTATION_FAILED', 'The only expectation understood is 100-continue: send the request without Expect.'))
-    const text = JSON.stringify(body)
-    response.writeHead(status, { ...security, ...headers, 'content-type': `${PROBLEM_MEDIA_TYPE}; charset=utf-8`, 'content-length': Buffer.byteLength(text), connection: 'close' }).end(text)
+    endWithProblem(response, problemOf(problem('AG_EXPECTATION_FAILED', 'The only expectation understood is 100-continue: send the request without Expect.')), security)
   })
   app.server.on('connect', function refuseConnect (_request: IncomingMessage, socket: Duplex) {
     const refused = Object.assign(problem('AG_METHOD_NOT_ALLOWED', 'CONNECT is not served: this is an API, not a proxy.'), { headers: { Allow: 'GET, HEAD, OPTIONS' } })
@@ -67,11 +65,17 @@ async function wellFormed (app: FastifyInstance): Promise<void> {
 
 export default fp(wellFormed, { name: 'well-formed', dependencies: ['problems'] })
 
-/** The first header of ONCE that `raw` (names and values, alternating) carries twice, by its name. */
+/**
+ * The first header of ONCE_BY_LOWER that `raw` (names and values, alternating) carries a second
+ * time, by its name: one pass, lower-casing only the names of a length one of them has.
+ */
 function repeatedHeader (raw: readonly string[]): string | undefined {
-  for (const name of ONCE) {
-    let count = 0
-    for (let i = 0; i < raw.length; i += 2) if (raw[i].length === name.length && raw[i].toLowerCase() === name.toLowerCase() && ++count > 1) return name
+  const seen = new Set<string>()
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = ONCE_LENGTHS.has(raw[i].length) ? ONCE_BY_LOWER.get(raw[i].toLowerCase()) : undefined
+    if (name === undefined) continue
+    if (seen.has(name)) return name
+    seen.add(name)
   }
   return undefined
 }

@@ -80,7 +80,10 @@ export function invalidArguments (errors: ArgumentErrors): Error & { errors: Arg
  */
 function echoedErrors (errors: ArgumentErrors): ArgumentErrors {
   const kept = new Map<string, string[]>()
-  for (const [name, messages] of Object.entries(errors).slice(0, MAX_ECHOED_NAMES)) kept.set(echoed(name), [...(kept.get(echoed(name)) ?? []), ...messages])
+  for (const [name, messages] of Object.entries(errors).slice(0, MAX_ECHOED_NAMES)) {
+    const quoted = echoed(name)
+    kept.set(quoted, [...(kept.get(quoted) ?? []), ...messages])
+  }
   return Object.fromEntries(kept)
 }
 
