@@ -4,9 +4,7 @@
 // gateway's doors in front of it and hands it the request as a web Request, so that the answer goes
 // back through Fastify's reply with every header the gateway's hooks set (security headers, CORS,
 // rate limits). The tools themselves are src/mcp/tools.ts.
-import {
-  createMcpHandler, isJsonContentType, isLegacyRequest, ProtocolError, ProtocolErrorCode, Server, SUPPORTED_PROTOCOL_VERSIONS, WebStandardStreamableHTTPServerTransport, type AuthInfo
-} from '@modelcontextprotocol/server'
+import type { AuthInfo, Server } from '@modelcontextprotocol/server'
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { problem } from '../src/core/errors.js'
@@ -53,6 +51,18 @@ const BATCH_REFUSED = { jsonrpc: '2.0', id: null, error: { code: -32600, message
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]'])
 
+type Sdk = typeof import('@modelcontextprotocol/server')
+let sdkLoading: Promise<Sdk> | undefined
+/**
+ * The SDK, loaded on first use: a third of the modules the gateway loads at all, and an app that
+ * serves no MCP call (a test, a command that only reads a file) never needs it. A server that
+ * listens loads it as it starts listening, so no caller waits for it.
+ */
+async function loadSdk (): Promise<Sdk> {
+  sdkLoading ??= import('@modelcontextprotocol/server')
+  return await sdkLoading
+}
+
 async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
   let tools: readonly Tool[] = []
   let named = new Map<string, Tool>()
@@ -61,8 +71,13 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
     tools = app.resources.map(toolOf).sort((a, b) => a.definition.name.localeCompare(b.definition.name))
     named = new Map(tools.map((tool) => [tool.definition.name, tool]))
   })
-  const handler = createMcpHandler(({ authInfo }) => serverFor(options.info, tools, callerOf(authInfo)))
-  app.addHook('onClose', async () => { await handler.close() })
+  let handler: Promise<ReturnType<Sdk['createMcpHandler']>> | undefined
+  const handlerOf = async (): Promise<ReturnType<Sdk['createMcpHandler']>> => {
+    handler ??= loadSdk().then((sdk) => sdk.createMcpHandler(({ authInfo }) => serverFor(sdk, options.info, tools, callerOf(authInfo))))
+    return await handler
+  }
+  app.addHook('onListen', async () => { await handlerOf() })
+  app.addHook('onClose', async () => { if (handler !== undefined) await (await handler).close() })
 
   await app.register(async function mcpRoute (scope) {
     // Refusals raised once the message is read (rate limits, shedding) answer a call as a tool result.
@@ -95,9 +110,10 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
         if (overloaded !== undefined) throw overloaded
       },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const sdk = await loadSdk()
         if (request.method === 'POST') {
           // Nearly every message: a plain call of a tool this caller may call (see src/mcp/direct.ts).
-          const call = directCall(request)
+          const call = directCall(sdk, request)
           const tool = call === undefined ? undefined : named.get(call.name)
           if (call !== undefined && tool !== undefined && refusingCheck(tool.resource.permissions, request.principal) === undefined) {
             const result = await tool.call(call.arguments, (err) => { request.log.error({ err, tool: call.name }, 'tool call failed') }, contextOf(request, call.name))
@@ -106,8 +122,8 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
           }
           // The rest of a 2025 revision's messages, answered whole, as JSON (see answerAsJson).
           const exchange = webRequest(request)
-          if (await isLegacyRequest(exchange, request.body)) {
-            const response = await answerAsJson(serverFor(options.info, tools, callerFrom(request)), exchange, request.body)
+          if (await sdk.isLegacyRequest(exchange, request.body)) {
+            const response = await answerAsJson(sdk, serverFor(sdk, options.info, tools, callerFrom(request)), exchange, request.body)
             return await sendWhole(reply, response)
           }
         }
@@ -115,7 +131,7 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
         // A client gone is an exchange abandoned: the SDK stops what it was doing for it.
         const abort = new AbortController()
         reply.raw.once('close', () => { abort.abort() })
-        const response = await handler.fetch(webRequest(request, abort.signal), { parsedBody: request.body, authInfo: callerInfo(request) })
+        const response = await (await handlerOf()).fetch(webRequest(request, abort.signal), { parsedBody: request.body, authInfo: callerInfo(request) })
         // Fastify answers a HEAD by measuring the GET's body, which it cannot do with a Response.
         if (request.method === 'HEAD') return await sendWhole(reply, response)
         return await reply.send(response)
@@ -131,10 +147,10 @@ export default fp(mcp, { name: 'mcp', dependencies: ['mount', 'auth', 'load-shed
  * media types it insists on, a protocol revision of 2025 (or none: the 2025 default), and a message
  * that is a plain `tools/call`. A request of the newer revision names it in its header.
  */
-function directCall (request: FastifyRequest): DirectCall | undefined {
+function directCall (sdk: Sdk, request: FastifyRequest): DirectCall | undefined {
   const { accept, 'content-type': contentType, 'mcp-protocol-version': revision } = request.headers
-  if (accept?.includes('application/json') !== true || !accept.includes('text/event-stream') || !isJsonContentType(contentType ?? null)) return undefined
-  if (revision !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(revision as string)) return undefined
+  if (accept?.includes('application/json') !== true || !accept.includes('text/event-stream') || !sdk.isJsonContentType(contentType ?? null)) return undefined
+  if (revision !== undefined && !sdk.SUPPORTED_PROTOCOL_VERSIONS.includes(revision as string)) return undefined
   return directCallOf(request.body)
 }
 
@@ -145,8 +161,8 @@ function directCall (request: FastifyRequest): DirectCall | undefined {
  * notifications first. So the answer is written whole, with its length, not piped chunk by chunk.
  * The call runs to its end even if the client leaves: a read, and its answer is dropped.
  */
-async function answerAsJson (server: Server, request: Request, body: unknown): Promise<Response> {
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+async function answerAsJson (sdk: Sdk, server: Server, request: Request, body: unknown): Promise<Response> {
+  const transport = new sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
   await server.connect(transport)
   try {
     return await transport.handleRequest(request, { parsedBody: body })
@@ -156,9 +172,9 @@ async function answerAsJson (server: Server, request: Request, body: unknown): P
 }
 
 /** The MCP server one request is answered by: the tools this caller may call, nothing else. */
-function serverFor (info: McpOptions['info'], tools: readonly Tool[], { principal, log, request }: Caller): Server {
+function serverFor (sdk: Sdk, info: McpOptions['info'], tools: readonly Tool[], { principal, log, request }: Caller): Server {
   const allowed = tools.filter((tool) => refusingCheck(tool.resource.permissions, principal) === undefined)
-  const server = new Server(info, { capabilities: { tools: {} } })
+  const server = new sdk.Server(info, { capabilities: { tools: {} } })
   server.setRequestHandler('tools/list', async () => ({ tools: allowed.map((tool) => tool.definition) as never }))
   server.setRequestHandler('tools/call', async (message) => {
     const tool = allowed.find((candidate) => candidate.definition.name === message.params.name)
@@ -166,7 +182,7 @@ function serverFor (info: McpOptions['info'], tools: readonly Tool[], { principa
     // A tool this caller may not call is a refusal it can act on, as the route would answer it.
     const hidden = tools.find((candidate) => candidate.definition.name === message.params.name)
     if (hidden !== undefined) return refused(notPermitted(hidden, principal), request.id)
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${message.params.name}. tools/list names the tools.`)
+    throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, `Unknown tool: ${message.params.name}. tools/list names the tools.`)
   })
   return server
 }

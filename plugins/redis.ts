@@ -3,7 +3,7 @@
 // users fall back (limits unenforced, totals counted in process), and each change of state is logged once.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { Redis, type RedisOptions as ClientOptions } from 'ioredis'
+import type { Redis, RedisOptions as ClientOptions } from 'ioredis'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -45,6 +45,8 @@ async function redis (app: FastifyInstance, options: RedisOptions): Promise<void
     app.decorate('redis', undefined)
     return
   }
+  // Loaded only when configured: a gateway without Redis never needs the client's modules.
+  const { Redis } = await import('ioredis')
   // The URL's own options (keyPrefix, db, credentials) win over these defaults.
   const client = new Redis(options.url, CLIENT_OPTIONS)
   let reachable: boolean | undefined

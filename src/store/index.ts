@@ -7,7 +7,6 @@ import { versionedCountCache, type CountCache } from './count-cache.js'
 import type { Database } from './database.js'
 import { postgresDataVersion, postgresIdentity, sqliteDataVersion } from './data-version.js'
 import { DEFAULT_ACQUIRE_TIMEOUT_MS, type StoreOptions } from './options.js'
-import { connectPostgres, setUpPostgres } from './postgres.js'
 import { isPostgresUrl } from './postgres-url.js'
 import { sharedCountCache, type TotalsStore } from './shared-count-cache.js'
 import { openSqlite, type SqliteOptions } from './sqlite.js'
@@ -60,6 +59,8 @@ export async function openStore<DB = Database> (databaseUrl: string, options: Op
       counts: observed(versionedCountCache({ version: dataVersion }), options.onCount)
     }))
   }
+  // Loaded only for a PostgreSQL URL: an SQLite gateway never needs the driver's modules.
+  const { connectPostgres, setUpPostgres } = await import('./postgres.js')
   const postgres = connectPostgres<DB>(databaseUrl, options)
   const { db } = postgres
   return await opened(db, async () => { await setUpPostgres(postgres, setUp) }, async () => {
