@@ -19,3 +19,17 @@ export async function until<T> (check: () => T | Promise<T>, what: string, tries
     await turn()
   }
 }
+
+/**
+ * Waits for `event` with the process held open: for an event that only an unreferenced timer or
+ * handle brings (a pool's idle connection, a sampler's timer), which would not keep the process
+ * alive until it comes.
+ */
+export async function heldOpen<T> (event: Promise<T>): Promise<T> {
+  const open = setInterval(() => {}, 60_000)
+  try {
+    return await event
+  } finally {
+    clearInterval(open)
+  }
+}

@@ -1,9 +1,11 @@
 // Load shedding, with the moment it begins (the arming, a while after the start) in the test's
 // hands: either armed on cue, or on a timer whose firing the test awaits. Nothing here sleeps.
+import { EventEmitter } from 'node:events'
 import type { FastifyInstance } from 'fastify'
 import t, { type Test } from 'tap'
-import type { LoadSheddingOptions } from '../../plugins/load-shedding.js'
+import type { LoadSample, LoadSheddingOptions } from '../../plugins/load-shedding.js'
 import { AGENT, AUTH, buildApp } from '../helpers/app.js'
+import { heldOpen } from '../helpers/until.js'
 
 /**
  * Arms shedding on a timer, as the plugin does by default, and resolves `armed` when it has. By then
@@ -23,7 +25,7 @@ const ARMED_AT_START: LoadSheddingOptions['armAfter'] = (_ms, arm) => { arm() }
 /** An app that sheds once its heap outgrows one byte, as any heap does: built, and armed. */
 async function shedding (t: Test, options: LoadSheddingOptions = {}): Promise<FastifyInstance> {
   const { armAfter, armed } = armedOnTime()
-  const { app } = await buildApp(t, { loadShedding: { maxHeapUsedBytes: 1, sampleInterval: 10, ...options, armAfter } })
+  const { app } = await buildApp(t, { loadShedding: { maxHeapUsedBytes: 1, sampleInterval: 100, ...options, armAfter } })
   await armed
   return app
 }
@@ -60,7 +62,7 @@ t.test('under pressure liveness still answers, and readiness says not ready', as
 t.test('a failing health check sheds too', async (t) => {
   // The check runs once as the app registers, so the pressure is there from the start.
   const { app } = await buildApp(t, {
-    loadShedding: { healthCheck: async () => false, maxEventLoopDelay: 60_000, maxRssBytes: 2 ** 50, sampleInterval: 10, armAfter: ARMED_AT_START }
+    loadShedding: { healthCheck: async () => false, maxEventLoopDelay: 60_000, maxRssBytes: 2 ** 50, sampleInterval: 100, armAfter: ARMED_AT_START }
   })
   const res = await app.inject({ url: '/books', headers: AGENT })
   t.equal(res.statusCode, 503)
@@ -73,7 +75,7 @@ t.test('the start is not taken for load: pressure measured then is not acted on'
     loadShedding: { healthCheck: async () => false, sampleInterval: 1000, armAfter: (ms, arm) => { asked = { ms, arm } } }
   })
   t.equal(asked?.ms, 2000, 'armed two samples after the start: the one that ends it measures the start')
-  t.ok(app.isUnderPressure(), 'under pressure from the start')
+  t.ok(app.underPressure(), 'under pressure from the start')
   t.equal((await app.inject({ url: '/books/1', headers: AUTH })).statusCode, 200, 'but not shed before it is armed')
   asked?.arm()
   t.equal((await app.inject({ url: '/books/1', headers: AUTH })).statusCode, 503, 'shed once it is')
@@ -84,7 +86,91 @@ t.test('with the defaults a healthy process sheds nothing', async (t) => {
   const { armAfter, armed } = armedOnTime()
   const { app } = await buildApp(t, { loadShedding: { maxEventLoopDelay: 0, armAfter } })
   await armed
-  t.equal(app.isUnderPressure(), false)
+  t.equal(app.underPressure(), false)
   t.equal((await app.inject({ url: '/books', headers: AUTH })).statusCode, 200)
   t.equal((await app.inject({ url: '/readyz' })).statusCode, 200)
+})
+
+/** Resolves with the first sample `accept` takes, among those the app is told of from now. */
+function samples (): { onSample: NonNullable<LoadSheddingOptions['onSample']>, next: (accept?: (sample: LoadSample) => boolean) => Promise<LoadSample> } {
+  const told = new EventEmitter()
+  return {
+    onSample: (sample) => { told.emit('sample', sample) },
+    // The sampler's timer does not hold the process open: the wait does.
+    next: async (accept = () => true) => await heldOpen(new Promise((resolve) => {
+      const listen = (sample: LoadSample): void => {
+        if (!accept(sample)) return
+        told.off('sample', listen)
+        resolve(sample)
+      }
+      told.on('sample', listen)
+    }))
+  }
+}
+
+/** Keeps the event loop busy with tasks of `ms` each, as a process under load is, until stopped. */
+function load (ms: number): () => void {
+  let stopped = false
+  const task = (): void => {
+    if (stopped) return
+    const end = performance.now() + ms
+    while (performance.now() < end);
+    setImmediate(task)
+  }
+  setImmediate(task)
+  return () => { stopped = true }
+}
+
+t.test('an event loop held past the threshold sheds', async (t) => {
+  const { onSample, next } = samples()
+  const { app } = await buildApp(t, { loadShedding: { maxEventLoopDelay: 15, maxHeapUsedBytes: 0, maxRssBytes: 0, sampleInterval: 100, armAfter: ARMED_AT_START, onSample } })
+  // The start (compiling every route's schemas) is load of its own: a quiet sample comes after it.
+  await next((sample) => !sample.underPressure)
+  // Tasks of 60 ms, one after the other: the histogram's timer fires about 50 ms late each time.
+  const stop = load(60)
+  const held = await next((sample) => sample.delayMs > 15)
+  stop()
+  t.ok(held.underPressure, `a mean delay of ${held.delayMs.toFixed(0)} ms is pressure`)
+  t.equal((await app.inject({ url: '/books', headers: AUTH })).statusCode, 503)
+})
+
+t.test('resident memory past its threshold sheds, from the first sample', async (t) => {
+  const { app } = await buildApp(t, { loadShedding: { maxEventLoopDelay: 0, maxHeapUsedBytes: 0, maxRssBytes: 1, armAfter: ARMED_AT_START } })
+  t.ok(app.underPressure())
+  t.equal((await app.inject({ url: '/books', headers: AUTH })).statusCode, 503)
+})
+
+t.test('a health check that throws sheds, as one that answers false does', async (t) => {
+  const { app } = await buildApp(t, {
+    loadShedding: { healthCheck: async () => { throw new Error('the check could not run') }, maxEventLoopDelay: 0, maxHeapUsedBytes: 0, maxRssBytes: 0, armAfter: ARMED_AT_START }
+  })
+  t.ok(app.underPressure())
+  t.equal((await app.inject({ url: '/books', headers: AUTH })).statusCode, 503)
+})
+
+t.test('a close does not wait for a health check in flight, and nothing is measured again after it', async (t) => {
+  const { onSample, next } = samples()
+  let calls = 0
+  let answer: (healthy: boolean) => void = () => {}
+  let asked: () => void = () => {}
+  const second = new Promise<void>((resolve) => { asked = resolve })
+  const { app } = await buildApp(t, {
+    loadShedding: {
+      // The first call, at the start, answers at once; the second waits for the test.
+      healthCheck: async () => {
+        if (++calls === 1) return true
+        asked()
+        return await new Promise<boolean>((resolve) => { answer = resolve })
+      },
+      maxEventLoopDelay: 0,
+      sampleInterval: 100,
+      onSample
+    }
+  })
+  await heldOpen(second)
+  await app.close()
+  const last = next()
+  answer(true)
+  t.equal((await last).underPressure, false, 'the check in flight still ends in a sample')
+  t.equal(calls, 2, 'and no other is asked for')
 })

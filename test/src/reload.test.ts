@@ -6,8 +6,10 @@
 import { EventEmitter, once } from 'node:events'
 import { rmSync, writeFileSync } from 'node:fs'
 import { request, type IncomingMessage } from 'node:http'
+import { syncBuiltinESMExports } from 'node:module'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
+import perfHooks, { type IntervalHistogram } from 'node:perf_hooks'
 import Database from 'better-sqlite3'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
@@ -15,9 +17,11 @@ import { pino } from 'pino'
 import t, { type Test } from 'tap'
 import declaredApp from '../../src/declared-app.js'
 import { createListener, Generations } from '../../src/generations.js'
+import { processMetrics } from '../../src/observe/metrics.js'
 import { buildGeneration, MAX_DECLARATION_FILE_BYTES, readDeclarationFile, reloader, type AppGeneration } from '../../src/reload.js'
 import { generationOptions, LISTENER_LIMITS } from '../../src/server.js'
 import { AUTH, KEY } from '../helpers/app.js'
+import { until } from '../helpers/until.js'
 
 /** Long enough that a client which stops reading holds the list in flight (its socket fills). */
 const TASKS = 40_000
@@ -55,6 +59,9 @@ function filtered (): string {
   file.mounts[0].filters = { state: 'equals' }
   return JSON.stringify(file)
 }
+
+/** The process's metrics, shared by every app built here, as the server shares them (src/server.ts). */
+const PROCESS_METRICS = processMetrics()
 
 const FIRST = declaration({ listTasks: '/tasks' })
 const SECOND = declaration({ listChores: '/chores', listTodo: '/todo' })
@@ -107,6 +114,7 @@ async function serve (t: Test, text: string, wrap: (build: (file: Parameters<typ
       timeZone: 'UTC',
       apiKeys: [KEY],
       loadShedding: { maxEventLoopDelay: 0 },
+      processMetrics: PROCESS_METRICS,
       // The slow reader below pauses for as long as the test takes: never cut for it here.
       stallMs: 600_000,
       file,
@@ -293,4 +301,33 @@ t.test('an app that fails to build for another reason is logged with its error',
   t.equal(await served.reload(), 'refused')
   t.match(served.entries.at(-1), { level: 'error', msg: 'reload refused: the app could not be built; the routes in service are kept', err: { message: 'the database is out of reach' } })
   t.equal((await get(`${served.url}/tasks?limit=1`, { ...AUTH, 'x-audience': 'agent' })).status, 200)
+})
+
+t.test('fifty reloads leave nothing of the apps they replaced measuring the process', async (t) => {
+  const served = await serve(t, FIRST)
+  // Every event-loop histogram made from here on, seen through Node's own module (an ESM import of
+  // it follows once synced): each app's load shedding makes one; the process's metrics made theirs once.
+  const made: IntervalHistogram[] = []
+  const monitor = perfHooks.monitorEventLoopDelay
+  perfHooks.monitorEventLoopDelay = (options) => {
+    const histogram = monitor(options)
+    made.push(histogram)
+    return histogram
+  }
+  syncBuiltinESMExports()
+  t.teardown(() => {
+    perfHooks.monitorEventLoopDelay = monitor
+    syncBuiltinESMExports()
+  })
+  for (let reload = 1; reload <= 50; reload++) {
+    writeFileSync(served.path, reload % 2 === 1 ? SECOND : FIRST)
+    t.equal(await served.reload(), 'reloaded')
+  }
+  t.equal(made.length, 50, 'one histogram an app')
+  // The app the last reload replaced closes once the requests it had in flight have ended.
+  await until(async () => await isClosed(served.built.at(-2) as FastifyInstance), 'the replaced app has closed')
+  // enable() answers false for a histogram still enabled: one its app left running.
+  const running = made.map((histogram) => !histogram.enable())
+  t.strictSame(running, [...Array(49).fill(false), true], 'only the app in service still measures')
+  for (const histogram of made.slice(0, -1)) histogram.disable()
 })

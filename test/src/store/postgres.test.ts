@@ -10,6 +10,7 @@ import { openStore, setUpDemo, type Db, type StoreOptions } from '../../../src/s
 import { AUTH, buildApp } from '../../helpers/app.js'
 import { expectProblem } from '../../helpers/problem.js'
 import { freshSchema, needs, SERVICES, uniqueName, withPostgres } from '../../helpers/services.js'
+import { heldOpen } from '../../helpers/until.js'
 
 if (await needs(t, 'PostgreSQL')) {
   t.test('the catalogue is created in the schema the URL names, and left as it is on the next start', async (t) => {
@@ -147,19 +148,6 @@ async function fresh (t: Test, options: StoreOptions = {}): Promise<Db> {
 async function killIdleConnections (db: Db): Promise<void> {
   const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db)
   await withPostgres(async (client) => { await client.query('select pg_terminate_backend($1)', [rows[0].pid]) })
-}
-
-/**
- * Waits for `event` with the process held open: the store's idle connections do not hold it
- * (allowExitOnIdle), so without this it could exit before the killed backend's last message arrives.
- */
-async function heldOpen<T> (event: Promise<T>): Promise<T> {
-  const open = setInterval(() => {}, 60_000)
-  try {
-    return await event
-  } finally {
-    clearInterval(open)
-  }
 }
 
 /**
