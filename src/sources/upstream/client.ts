@@ -6,7 +6,7 @@ import {
   type IBackoff, type IBackoffFactory, type IRetryBackoffContext
 } from 'cockatiel'
 import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api'
-import { Pool, type Dispatcher } from 'undici'
+import type { Dispatcher, Pool } from 'undici'
 import type { SourceLog } from '../source.js'
 import { faultOfError, faultOfStatus, isFailure, isRetryable, problemOfFault, requestedWait, UpstreamFault, type Fault } from './faults.js'
 
@@ -104,14 +104,17 @@ const EXCERPT_CHARS = 512
 export function upstreamClient (options: UpstreamOptions): UpstreamClient {
   const settings = settingsOf(options)
   const { origin, name } = settings
-  const pool = new Pool(origin, {
+  // Made at the first call, with undici loaded then: a gateway that declares an upstream it never
+  // calls (or none at all) never loads the client's modules. The options were checked above.
+  let pooling: Promise<Pool> | undefined
+  const pooled = async (): Promise<Pool> => await (pooling ??= import('undici').then(({ Pool }) => new Pool(origin, {
     // As many connections as calls in flight: nothing ever waits in undici's queue, unseen.
     connections: settings.limit,
     connect: { timeout: settings.connectMs },
     headersTimeout: settings.headersMs,
     bodyTimeout: settings.bodyMs,
     maxResponseSize: settings.maxBytes
-  })
+  })))
   const headers = requestHeaders(options.headers ?? {})
 
   // Shared by every call: the breaker counts consecutive failures across them, the bulkhead caps them.
@@ -149,7 +152,7 @@ export function upstreamClient (options: UpstreamOptions): UpstreamClient {
       return new CallFault(fault, isRetryable(fault, call.endsAt - Date.now()), log)
     }
     try {
-      const answer = await pool.request({ path, method: 'GET', headers: sent, signal })
+      const answer = await (await pooled()).request({ path, method: 'GET', headers: sent, signal })
       const status = answer.statusCode
       if (status >= 200 && status < 300) {
         const text = await answer.body.text()
@@ -222,7 +225,7 @@ export function upstreamClient (options: UpstreamOptions): UpstreamClient {
         throw error.error
       })
     },
-    close: async () => { await pool.close() }
+    close: async () => { if (pooling !== undefined) await (await pooling).close() }
   }
 }
 
