@@ -88,7 +88,7 @@ async function loadShedding (app: FastifyInstance, options: LoadSheddingOptions)
   /** The process as it is now; the loop's delay is the mean since the last sample. */
   function sample (delayMs: number): void {
     const { heapUsed, rss } = process.memoryUsage()
-    pressed = (limits.delay > 0 && delayMs > limits.delay) || (limits.heap > 0 && heapUsed > limits.heap) || (limits.rss > 0 && rss > limits.rss)
+    pressed = past(limits.delay, delayMs) || past(limits.heap, heapUsed) || past(limits.rss, rss)
     onSample?.({ delayMs, heapUsed, rss, underPressure: underPressure() })
   }
   /**
@@ -146,6 +146,11 @@ async function loadShedding (app: FastifyInstance, options: LoadSheddingOptions)
 }
 
 export default fp(loadShedding, { name: 'load-shedding' })
+
+/** Whether `value` is beyond `limit`; a limit of 0 is none. */
+function past (limit: number, value: number): boolean {
+  return limit > 0 && value > limit
+}
 
 /** The container's memory limit when it has one, else the machine's. */
 function availableMemory (): number {

@@ -54,7 +54,7 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]'])
 type Sdk = typeof import('@modelcontextprotocol/server')
 let sdkLoading: Promise<Sdk> | undefined
 /**
- * The SDK, loaded on first use: a third of the modules the gateway loads at all, and an app that
+ * The SDK, loaded on first use: about a quarter of the modules the gateway loaded, and an app that
  * serves no MCP call (a test, a command that only reads a file) never needs it. A server that
  * listens loads it as it starts listening, so no caller waits for it.
  */
