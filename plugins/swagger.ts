@@ -22,9 +22,33 @@ const AUDIENCE_PARAMETER = {
   description: `\`agent\` selects the agent variant (projected, paged; served as ${AGENT_MEDIA_TYPE}), the same as asking for that media type in Accept; \`plain\` the plain variant, whatever Accept asks. Compared case-insensitively, surrounding spaces ignored. Without it, Accept decides. Any other value, or two different values, is refused (400).`
 }
 
+/** The licence an API is offered under: a name, and an SPDX identifier or a URL of its text. */
+export type DocumentLicense = { readonly name: string } & ({ readonly identifier?: string, readonly url?: never } | { readonly url?: string, readonly identifier?: never })
+
+/** What the document says of the API it describes, at its top (OpenAPI's `info`). */
+export interface DocumentInfo {
+  readonly title: string
+  readonly version: string
+  /** What it serves; the sentence on the MCP endpoint follows it. */
+  readonly description?: string
+  /** Left out, the document names none: there are no terms to state (see docs/openapi-lint.md). */
+  readonly license?: DocumentLicense
+}
+
 export interface SwaggerOptions {
   /** The tags the routes use, each with what it groups; `health` (the probes) is always listed. */
   tags?: ReadonlyArray<{ readonly name: string, readonly description: string }>
+  /** The API's title, version, description and licence (default: the gateway's own name and version). */
+  info?: DocumentInfo
+}
+
+/** The gateway's own name and version, for an app that names none of its own. */
+const GATEWAY_INFO: DocumentInfo = { title: 'Audience Gateway', version: pkg.version, description: pkg.description }
+
+/** The document's `info`: the API's, then how agents reach the same operations. */
+function infoOf ({ title, version, description, license }: DocumentInfo): object {
+  const mcp = 'The same operations are served to agents as MCP tools at `/mcp` (Streamable HTTP; each tool named by its operationId, answering with the agent variant): point an MCP client at `<this server>/mcp` with `Authorization: Bearer <key>`.'
+  return { title, version, description: description === undefined ? mcp : `${description} ${mcp}`, ...(license === undefined ? {} : { license }) }
 }
 
 /** What this plugin reads of the document @fastify/swagger cut, to publish its components. */
@@ -51,7 +75,7 @@ async function swagger (app: FastifyInstance, options: SwaggerOptions): Promise<
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Audience Gateway', version: pkg.version, description: `${pkg.description} The same operations are served to agents as MCP tools at \`/mcp\` (Streamable HTTP; each tool named by its operationId, answering with the agent variant): point an MCP client at \`<this server>/mcp\` with \`Authorization: Bearer <key>\`.` },
+      info: infoOf(options.info ?? GATEWAY_INFO) as never,
       // Relative: the document is served by the gateway it describes, wherever it is deployed.
       servers: [{ url: '/', description: 'The gateway serving this document.' }],
       tags: [...options.tags ?? [], HEALTH_TAG],

@@ -1,4 +1,4 @@
-// The app a declaration file describes: the gateway, with the file's tags, serving the file's
+// The app a declaration file describes: the gateway, with the file's info and tags, serving the file's
 // mounts. `npm start` serves it when GATEWAY_CONFIG (or its argument) names a file; nothing of the
 // demo is set up: the file's sources are the database's own tables.
 import type { FastifyInstance } from 'fastify'
@@ -6,7 +6,7 @@ import declarationFile from '../plugins/declaration-file.js'
 import type { LoadedFile } from './config-file/index.js'
 import gateway, { type GatewayOptions } from './gateway.js'
 
-export type DeclaredAppOptions = Omit<GatewayOptions, 'tags'> & {
+export type DeclaredAppOptions = Omit<GatewayOptions, 'tags' | 'info'> & {
   readonly file: LoadedFile
   /** Where `${NAME}` in the file's upstreams is read from. */
   readonly env: Readonly<Record<string, string | undefined>>
@@ -14,6 +14,6 @@ export type DeclaredAppOptions = Omit<GatewayOptions, 'tags'> & {
 
 export default async function declaredApp (fastify: FastifyInstance, options: DeclaredAppOptions): Promise<void> {
   const { file, env, ...gatewayOptions } = options
-  await fastify.register(gateway, { ...gatewayOptions, tags: file.declarations.tags })
+  await fastify.register(gateway, { ...gatewayOptions, tags: file.declarations.tags, info: file.declarations.info })
   await fastify.register(declarationFile, { file, env })
 }

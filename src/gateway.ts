@@ -40,6 +40,8 @@ export type GatewayOptions = Pick<Config, 'databaseUrl' | 'timeZone' | 'apiKeys'
     handleDescription?: string
     /** The tags the resources use, each with what it groups, listed at the top of the OpenAPI document. */
     tags?: SwaggerOptions['tags']
+    /** The API's title, version, description and licence, at the top of the OpenAPI document (default: the gateway's own). */
+    info?: SwaggerOptions['info']
     /** How long a query waits for a connection (a SQLite reader, a pooled PostgreSQL one) before a 503; default 3 s. */
     acquireTimeoutMs?: number
     /** SQLite readers: whole lists streaming at once (default 8). */
@@ -88,7 +90,7 @@ async function gateway (fastify: FastifyInstance, options: GatewayOptions): Prom
   await fastify.register(metrics, { process: options.processMetrics })
   await fastify.register(etag)
   // Before any route: the document is cut from the routes as they register.
-  await fastify.register(swagger, { tags: options.tags })
+  await fastify.register(swagger, { tags: options.tags, info: options.info })
   await fastify.register(mount, {
     timeZone: options.timeZone,
     handleDescription: options.handleDescription,

@@ -140,6 +140,9 @@ export function issuesOf (errors: readonly ErrorObject[]): Issue[] {
           : { pointer: `${at}/${error.propertyName}`, message: `is not a name: a name matches ${String(params.pattern)}` }
       case 'const':
         return { pointer: at, message: `must be ${JSON.stringify(params.allowedValue)}; got ${JSON.stringify(error.data)}` }
+      case 'not':
+        // Each `not` of the schema says in its description what it forbids.
+        return { pointer: at, message: String((error.schema as { description: string }).description) }
       case 'type':
         return { pointer: at, message: `must be ${String(params.type).split(',').map(article).join(' or ')}; got ${describe(error.data)}` }
       default:

@@ -3,6 +3,7 @@
 // `discriminator`, so a mistake is reported against the one branch its tag names, not every branch.
 import Type, { type TSchema } from 'typebox'
 import type { UpstreamOptions } from '../sources/upstream/client.js'
+import type { DocumentInfo } from '../../plugins/swagger.js'
 
 /** Where the published copy lives, from the project's root. */
 export const SCHEMA_PATH = 'schema/gateway.schema.json'
@@ -335,6 +336,23 @@ export const DeclarationFileSchema = {
   title: 'audience-gateway declaration file',
   ...closed({
     $schema: Type.Optional(text('This schema, for editors.')),
+    info: Type.Optional(closed({
+      title: text('The API\'s name.'),
+      version: text('The API\'s version (not the gateway\'s).'),
+      description: Type.Optional(text('What it serves, in a sentence or two.')),
+      license: Type.Optional(Type.Unsafe({
+        type: 'object',
+        required: ['name'],
+        additionalProperties: false,
+        properties: {
+          name: text('The licence\'s name (`Apache 2.0`).'),
+          identifier: Type.String({ pattern: '^[A-Za-z0-9.+()-]+( (AND|OR|WITH) [A-Za-z0-9.+()-]+)*$', description: 'Its SPDX identifier or expression (`Apache-2.0`).' }),
+          url: Type.String({ pattern: '^https?://[^\\s]+$', description: 'Where its text is (an absolute http or https URL).' })
+        },
+        not: { properties: { identifier: {}, url: {} }, required: ['identifier', 'url'], description: 'must have "identifier" or "url", not both' },
+        description: 'The licence the API is offered under: a name, with an SPDX identifier or a URL (not both). Left out, the document names none.'
+      }))
+    }, { description: 'What the OpenAPI document says of this API at its top (default: the gateway\'s own name and version).' })),
     tags: Type.Optional(Type.Array(closed({ name: Type.String(), description: Type.String() }), { description: 'The tags mounts use, listed at the top of the OpenAPI document.' })),
     records: named(Record_, 'The records, by component name (`Book`): a letter, then letters, digits, `_` or `-`.'),
     upstreams: Type.Optional(named(Upstream, 'The upstream APIs, by name.')),
@@ -488,6 +506,7 @@ export type RecordMountDeclaration =
 export type MountDeclaration = RecordMountDeclaration | TextMountDeclaration | BytesMountDeclaration
 
 export interface DeclarationFile {
+  readonly info?: DocumentInfo
   readonly tags?: ReadonlyArray<{ readonly name: string, readonly description: string }>
   readonly records: Readonly<Record<string, RecordDeclarationEntry>>
   readonly upstreams?: Readonly<Record<string, UpstreamDeclaration>>

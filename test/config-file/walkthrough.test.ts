@@ -69,3 +69,14 @@ t.test('the tasks file serves the table as the page shows', async (t) => {
   })
   t.match(call.json(), { result: { structuredContent: { items: [{ id: 1, state: 'Done' }], has_more: true } } })
 })
+
+t.test('the file\'s info heads the document: its title, its version, its licence', async (t) => {
+  const file = JSON.parse(jsonAfter('### 1. An empty file'))
+  const licensed = await serve(t, JSON.stringify({ ...file, info: { title: 'Tasks', version: '2.1.0', description: 'The team\'s tasks.', license: { name: 'Apache 2.0', identifier: 'Apache-2.0' } } }))
+  t.match((await licensed.inject('/openapi.json')).json().info, { title: 'Tasks', version: '2.1.0', description: /^The team's tasks\. The same operations are served to agents as MCP tools/, license: { name: 'Apache 2.0', identifier: 'Apache-2.0' } })
+  const unlicensed = await serve(t, JSON.stringify({ ...file, info: { title: 'Tasks', version: '2.1.0' } }))
+  const info = (await unlicensed.inject('/openapi.json')).json().info
+  t.notOk('license' in info, 'no licence declared, none stated')
+  t.match(info.description, /^The same operations are served to agents/, 'no description of its own: only how agents reach it')
+  t.match((await (await serve(t, JSON.stringify(file))).inject('/openapi.json')).json().info, { title: 'Audience Gateway', version: /^\d+\.\d+\.\d+$/ }, 'no info: the gateway\'s own')
+})

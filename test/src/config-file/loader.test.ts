@@ -139,3 +139,11 @@ t.test('a file that would take the reader down is one problem: an alias bomb, ne
   const nested = changed((file) => { file.records.Task.fields.id.description = 'x' })
   t.doesNotThrow(() => loadDeclarationFile('ok.json', nested), 'an ordinary file nests far less')
 })
+
+t.test('the document\'s info: a licence names an SPDX identifier or a URL, not both', async (t) => {
+  const info = (license: object) => changed((file) => { file.info = { title: 'Tasks', version: '1.0.0', license } })
+  t.strictSame(loadDeclarationFile('g.json', info({ name: 'MIT', url: 'https://opensource.org/license/mit' })).declarations.info?.license, { name: 'MIT', url: 'https://opensource.org/license/mit' })
+  t.strictSame(refused('g.json', info({ name: 'MIT', identifier: 'MIT', url: 'https://opensource.org/license/mit' })), ['g.json:34:5: /info/license: must have "identifier" or "url", not both'])
+  t.match(refused('g.json', info({ name: 'MIT', url: 'opensource.org' })), [/^g\.json:\d+:\d+: \/info\/license\/url: must match/])
+  t.match(refused('g.json', info({ identifier: 'MIT' })), [/\/info\/license: must have "name"$/])
+})
