@@ -5,13 +5,14 @@
 // back through Fastify's reply with every header the gateway's hooks set (security headers, CORS,
 // rate limits). The tools themselves are src/mcp/tools.ts.
 import type { AuthInfo, Server } from '@modelcontextprotocol/server'
-import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { problem } from '../src/core/errors.js'
 import { problemOf } from '../src/core/problem.js'
 import { directAnswer, directCallOf, type DirectCall } from '../src/mcp/direct.js'
-import { refusal, refused, toolOf, type CallContext, type Tool } from '../src/mcp/tools.js'
-import { refusalReason, refusingCheck, type Permission, type Principal } from '../src/permissions.js'
+import { mcpServerFor, type McpCaller, type McpCallContext } from '../src/mcp/server.js'
+import { refusal, toolOf, type Tool } from '../src/mcp/tools.js'
+import { refusingCheck } from '../src/permissions.js'
 import type { CorsAllowance } from './cors.js'
 import { BEARER_ONLY } from './oauth-discovery.js'
 import { sendProblem } from './problems.js'
@@ -73,7 +74,7 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
   })
   let handler: Promise<ReturnType<Sdk['createMcpHandler']>> | undefined
   const handlerOf = async (): Promise<ReturnType<Sdk['createMcpHandler']>> => {
-    handler ??= loadSdk().then((sdk) => sdk.createMcpHandler(({ authInfo }) => serverFor(sdk, options.info, tools, callerOf(authInfo))))
+    handler ??= loadSdk().then((sdk) => sdk.createMcpHandler(({ authInfo }) => mcpServerFor(sdk, options.info, tools, callerOf(authInfo))))
     return await handler
   }
   app.addHook('onListen', async () => { await handlerOf() })
@@ -123,7 +124,7 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
           // The rest of a 2025 revision's messages, answered whole, as JSON (see answerAsJson).
           const exchange = webRequest(request)
           if (await sdk.isLegacyRequest(exchange, request.body)) {
-            const response = await answerAsJson(sdk, serverFor(sdk, options.info, tools, callerFrom(request)), exchange, request.body)
+            const response = await answerAsJson(sdk, mcpServerFor(sdk, options.info, tools, callerFrom(request)), exchange, request.body)
             return await sendWhole(reply, response)
           }
         }
@@ -171,42 +172,13 @@ async function answerAsJson (sdk: Sdk, server: Server, request: Request, body: u
   }
 }
 
-/** The MCP server one request is answered by: the tools this caller may call, nothing else. */
-function serverFor (sdk: Sdk, info: McpOptions['info'], tools: readonly Tool[], { principal, log, request }: Caller): Server {
-  const allowed = tools.filter((tool) => refusingCheck(tool.resource.permissions, principal) === undefined)
-  const server = new sdk.Server(info, { capabilities: { tools: {} } })
-  server.setRequestHandler('tools/list', async () => ({ tools: allowed.map((tool) => tool.definition) as never }))
-  server.setRequestHandler('tools/call', async (message) => {
-    const tool = allowed.find((candidate) => candidate.definition.name === message.params.name)
-    if (tool !== undefined) return await tool.call(message.params.arguments ?? {}, (err) => { log.error({ err, tool: tool.definition.name }, 'tool call failed') }, contextOf(request, tool.definition.name))
-    // A tool this caller may not call is a refusal it can act on, as the route would answer it.
-    const hidden = tools.find((candidate) => candidate.definition.name === message.params.name)
-    if (hidden !== undefined) return refused(notPermitted(hidden, principal), request.id)
-    throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, `Unknown tool: ${message.params.name}. tools/list names the tools.`)
-  })
-  return server
-}
-
-function notPermitted (tool: Tool, principal: Principal | undefined): Error {
-  if (principal === undefined) return problem('AG_UNAUTHORIZED', 'This tool needs a key: connect with "Authorization: Bearer <key>".')
-  const refusing = refusingCheck(tool.resource.permissions, principal) as Permission
-  return problem('AG_FORBIDDEN', `This key may not call this tool: ${refusalReason(refusing)}.`)
-}
-
-/** Who calls, and where to log what fails unexpectedly: what a per-request server needs of the request. */
-interface Caller {
-  readonly principal: Principal | undefined
-  readonly log: FastifyBaseLogger
-  readonly request: FastifyRequest
-}
-
 /** Who calls, as the request's hooks found them. */
-function callerFrom (request: FastifyRequest): Caller {
-  return { principal: request.principal, log: request.log, request }
+function callerFrom (request: FastifyRequest): McpCaller {
+  return { principal: request.principal, keyHint: 'connect with "Authorization: Bearer <key>".', contextOf: (tool) => contextOf(request, tool) }
 }
 
 /** What the core is told of a tool call: the request's id and log, and (with metrics) where its rows are counted; the tool names the operation. */
-function contextOf (request: FastifyRequest, tool: string): CallContext {
+function contextOf (request: FastifyRequest, tool: string): McpCallContext {
   request.operation = tool
   const { rows } = request.server.metrics
   return { requestId: request.id, log: request.log, onRows: (count, clamped) => { rows(tool, 'mcp', count, clamped) } }
@@ -218,8 +190,8 @@ function callerInfo (request: FastifyRequest): AuthInfo {
   return { token: '', clientId: request.principal?.keyId ?? 'anonymous', scopes: [], extra: { caller } }
 }
 
-function callerOf (authInfo: AuthInfo | undefined): Caller {
-  return (authInfo as AuthInfo & { extra: { caller: Caller } }).extra.caller
+function callerOf (authInfo: AuthInfo | undefined): McpCaller {
+  return (authInfo as AuthInfo & { extra: { caller: McpCaller } }).extra.caller
 }
 
 /** Origin against the allowed origins, Host against the loopback when bound to it: DNS rebinding. */
