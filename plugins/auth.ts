@@ -36,12 +36,8 @@ const CHALLENGE = 'Bearer realm="audience-gateway"'
 const BEARER = /^\s*bearer +(\S+)\s*$/i
 
 async function auth (app: FastifyInstance, options: AuthOptions): Promise<void> {
-  const configured = options.keys.map((key) => typeof key === 'string' ? { key, scopes: 'all' as const } : key)
-  if (configured.some(({ key }) => !/^\S+$/.test(key))) {
-    throw new Error('API_KEYS: every key must be non-empty and free of whitespace.')
-  }
-  const keys: readonly KnownKey[] = (configured.length > 0 ? configured : [{ key: generateKey(app), scopes: 'all' as const }])
-    .map(({ key, scopes }) => ({ digest: sha256(key), scopes }))
+  const configured = withScopes(options.keys)
+  const keys = knownKeys(configured.length > 0 ? configured : [{ key: generateKey(app), scopes: 'all' as const }])
 
   app.decorateRequest('principal', undefined)
 
@@ -73,6 +69,39 @@ function generateKey (app: FastifyInstance): string {
   return key
 }
 
+/** The configured keys, each with its scopes (a key alone carries every scope). */
+function withScopes (keys: readonly ApiKey[]): Array<{ key: string, scopes: Principal['scopes'] }> {
+  const configured = keys.map((key) => typeof key === 'string' ? { key, scopes: 'all' as const } : key)
+  if (configured.some(({ key }) => !/^\S+$/.test(key))) {
+    throw new Error('API_KEYS: every key must be non-empty and free of whitespace.')
+  }
+  return configured
+}
+
+function knownKeys (configured: ReadonlyArray<{ key: string, scopes: Principal['scopes'] }>): KnownKey[] {
+  return configured.map(({ key, scopes }) => ({ digest: sha256(key), scopes }))
+}
+
+/**
+ * The caller a key names among the configured keys (`API_KEYS`), or undefined when it is none of
+ * them: for a transport with no request to carry one (MCP over stdio, given its key at start).
+ */
+export function principalOfKey (key: string, keys: readonly ApiKey[]): Principal | undefined {
+  const presented = sha256(key)
+  const known = matching(knownKeys(withScopes(keys)), presented)
+  return known === undefined ? undefined : { keyId: keyIdOf(presented), scopes: known.scopes }
+}
+
+/** The key whose digest is `presented`, compared with every one without stopping at a match. */
+function matching (keys: readonly KnownKey[], presented: Buffer): KnownKey | undefined {
+  return keys.reduce<KnownKey | undefined>((found, key) => timingSafeEqual(key.digest, presented) ? key : found, undefined)
+}
+
+/** A key's fingerprint, as logs and metrics name its caller: never the key. */
+function keyIdOf (digest: Buffer): string {
+  return digest.toString('hex').slice(0, 12)
+}
+
 /** A configured key as it is kept: its digest, never its text, and its scopes. */
 interface KnownKey {
   readonly digest: Buffer
@@ -88,11 +117,11 @@ function authenticate (authorization: string | undefined, keys: readonly KnownKe
       : 'The Authorization header is malformed: send "Authorization: Bearer <key>".', hint), CHALLENGE)
   }
   const presented = sha256(match[1])
-  const known = keys.reduce<KnownKey | undefined>((found, key) => timingSafeEqual(key.digest, presented) ? key : found, undefined)
+  const known = matching(keys, presented)
   if (known === undefined) {
     throw withChallenge(unauthorized('The bearer key is not valid: send one of the configured keys (API_KEYS).', hint), `${CHALLENGE}, error="invalid_token"`)
   }
-  return { keyId: presented.toString('hex').slice(0, 12), scopes: known.scopes }
+  return { keyId: keyIdOf(presented), scopes: known.scopes }
 }
 
 /** A 401, its detail followed by the route's hint when it has one. */

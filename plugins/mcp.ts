@@ -11,7 +11,7 @@ import { problem } from '../src/core/errors.js'
 import { problemOf } from '../src/core/problem.js'
 import { directAnswer, directCallOf, type DirectCall } from '../src/mcp/direct.js'
 import { mcpServerFor, type McpCaller, type McpCallContext } from '../src/mcp/server.js'
-import { refusal, toolOf, type Tool } from '../src/mcp/tools.js'
+import { refusal, toolsOf, type Tool } from '../src/mcp/tools.js'
 import { refusingCheck } from '../src/permissions.js'
 import type { CorsAllowance } from './cors.js'
 import { BEARER_ONLY } from './oauth-discovery.js'
@@ -69,7 +69,7 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
   let named = new Map<string, Tool>()
   // Once every route is mounted: each resource's tool, built once, in name order.
   app.addHook('onReady', async () => {
-    tools = app.resources.map(toolOf).sort((a, b) => a.definition.name.localeCompare(b.definition.name))
+    tools = toolsOf(app.resources)
     named = new Map(tools.map((tool) => [tool.definition.name, tool]))
   })
   let handler: Promise<ReturnType<Sdk['createMcpHandler']>> | undefined

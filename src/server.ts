@@ -14,6 +14,7 @@ import app from './app.js'
 import { DeclarationFileError, type LoadedFile } from './config-file/index.js'
 import { closeAll } from './close-all.js'
 import declaredApp from './declared-app.js'
+import type { GatewayOptions } from './gateway.js'
 import { createListener, Generations, type ListenerOptions } from './generations.js'
 import { buildGeneration, readDeclarationFile, reloader, UnreadableFileError, type AppGeneration } from './reload.js'
 import { PROBLEM_MEDIA_TYPE } from './audience.js'
@@ -167,26 +168,39 @@ function shutDownGracefully (listener: Server, generations: Generations<AppGener
   })
 }
 
-async function main (): Promise<void> {
-  let config: Config
+/** The configuration from the environment; a bad variable is said on one line, and the process stops (exit 1). */
+export function configOrStop (env: Readonly<Record<string, string | undefined>>): Config {
   try {
-    config = loadConfig(process.env)
+    return loadConfig(env)
   } catch (error) {
     // loadConfig throws only ConfigErrors: one line naming the variable, then stop.
     process.stderr.write(`Invalid configuration: ${(error as ConfigError).message}\n`)
     process.exit(1)
   }
+}
+
+/** The apps' options, as the configuration sets them (durations in ms, sizes in bytes). */
+export function appSettings (config: Config): Config & Pick<GatewayOptions, 'stallMs' | 'contendedStallMs' | 'responseCacheBytes'> {
+  return { ...config, stallMs: config.streamStallSeconds * 1000, contendedStallMs: config.streamStallContendedSeconds * 1000, responseCacheBytes: config.responseCacheMegabytes * MEBIBYTE }
+}
+
+/**
+ * Serves the declaration file at `path` (else GATEWAY_CONFIG's, else the demo) until a signal ends
+ * it: `audience-gateway serve` and `npm start`.
+ */
+export async function serve (argument: string | undefined): Promise<void> {
+  const config = configOrStop(process.env)
   // Before anything is loaded: the process stays near its live size however long a list is.
   boundHeapGrowth(config.heapGrowingPercent)
-  // A file named on the command line (`npm start -- gateway.json`) wins over GATEWAY_CONFIG.
-  const path = process.argv[2] ?? config.declarationFile
+  // A file named on the command line (`audience-gateway serve gateway.json`) wins over GATEWAY_CONFIG.
+  const path = argument ?? config.declarationFile
   const file = path === undefined ? undefined : await readOrStop(path)
   const log = pino(loggerOptions(config.logLevel))
   const options = generationOptions(config.logLevel, log)
   // Before the first app: its spans need the provider registered (OTEL_* variables; docs/observability.md).
   const traces = startTracing(process.env, pkg.version)
   // One set of the process's own metrics, whichever app serves: a reload starts none again.
-  const settings = { ...config, stallMs: config.streamStallSeconds * 1000, contendedStallMs: config.streamStallContendedSeconds * 1000, responseCacheBytes: config.responseCacheMegabytes * MEBIBYTE, tracing: traces !== undefined, processMetrics: processMetrics() }
+  const settings = { ...appSettings(config), tracing: traces !== undefined, processMetrics: processMetrics() }
   // Unencapsulated: the shutdown drains through the gateway's decorators.
   const build = async (declared: LoadedFile | undefined): Promise<AppGeneration> => await buildGeneration(options, async (generation) => {
     if (declared === undefined) await generation.register(fp(app), settings)
@@ -237,7 +251,7 @@ async function listen (listener: Server, { port, host }: Pick<Config, 'port' | '
 }
 
 /** The file at `path`, read and checked; a file that cannot be read or is refused stops the start. */
-async function readOrStop (path: string): Promise<LoadedFile> {
+export async function readOrStop (path: string): Promise<LoadedFile> {
   try {
     return await readDeclarationFile(path)
   } catch (error) {
@@ -251,10 +265,10 @@ async function readOrStop (path: string): Promise<LoadedFile> {
 }
 
 /** Every problem of the file on a line of its own, then stop before listening. */
-function refuse (error: DeclarationFileError): never {
+export function refuse (error: DeclarationFileError): never {
   process.stderr.write(`Invalid declaration file (${error.lines.length} ${error.lines.length === 1 ? 'problem' : 'problems'}):\n${error.lines.join('\n')}\n`)
   process.exit(1)
 }
 
 // Run when started, not when imported (tests and the bench build the same server from serverOptions).
-if (realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) await main()
+if (realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) await serve(process.argv[2])

@@ -41,6 +41,11 @@ export interface Tool {
 /** Every read the gateway serves: it changes nothing, the same call answers the same, and it reads only its own store. */
 const ANNOTATIONS = Object.freeze({ readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const)
 
+/** Every resource as a tool, in name order: what `tools/list` lists, built once when the app is ready. */
+export function toolsOf (resources: readonly Resource[]): Tool[] {
+  return resources.map(toolOf).sort((a, b) => a.definition.name.localeCompare(b.definition.name))
+}
+
 /** A resource as a tool, built once when the app is ready. */
 export function toolOf (resource: Resource): Tool {
   const pathNames = Object.keys(resource.params?.properties ?? {})
