@@ -4,23 +4,24 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Kysely } from 'kysely'
-import { openStore, type Database, type OpenStoreOptions, type Store, type StoreOptions as OpenOptions } from '../src/store/index.js'
+import { openStore, type GatewayDatabase, type OpenStoreOptions, type Store, type StoreOptions as OpenOptions } from '../src/store/index.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    store: Store
+    /** The store, typed with the tables a project declares in GatewayDatabase. */
+    store: Store<GatewayDatabase>
   }
 }
 
-export interface StoreOptions extends OpenOptions, Pick<OpenStoreOptions<Database>, 'maxReaders' | 'streamsPerClient'> {
+export interface StoreOptions extends OpenOptions, Pick<OpenStoreOptions<GatewayDatabase>, 'maxReaders' | 'streamsPerClient'> {
   databaseUrl: string
   /** Makes sure of the tables (and rows) the routes read, on every start (default: none). */
-  setUp?: (db: Kysely<Database>) => Promise<void>
+  setUp?: (db: Kysely<GatewayDatabase>) => Promise<void>
 }
 
 async function store (app: FastifyInstance, options: StoreOptions): Promise<void> {
   const { databaseUrl, ...rest } = options
-  const opened = await openStore<Database>(databaseUrl, {
+  const opened = await openStore<GatewayDatabase>(databaseUrl, {
     onConnectionError: (err) => { app.log.warn({ err }, 'store connection lost') },
     onNotice: (message, detail) => { app.log.warn(detail, message) },
     ...rest,

@@ -15,7 +15,7 @@ import { ConfigError, loadConfig, type Config } from './config.js'
 import declaredApp from './declared-app.js'
 import { serveMcpStdio } from './mcp/stdio.js'
 import { readDeclarationFile } from './reload.js'
-import { appSettings, loggerOptions, serve } from './server.js'
+import { appSettings, loggerOptions, serve, type FilelessApp } from './server.js'
 import pkg from '../package.json' with { type: 'json' }
 
 export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const
@@ -52,7 +52,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     min: 0,
     max: 1,
     run: async ([path]) => {
-      await serve(path)
+      // The demo is loaded only when it is served: a user's file needs none of it.
+      await serve(path, async () => (await import('../demo/app.js')).default as FilelessApp)
       return undefined
     }
   },

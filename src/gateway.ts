@@ -1,5 +1,5 @@
 // The gateway as a Fastify plugin: every cross-cutting plugin, in order, and `app.mount` for the
-// resources registered after it. The demo app (app.ts) is this plus the demo catalogue's routes.
+// resources registered after it. The demo app (demo/app.ts) is this plus the demo catalogue's routes.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Kysely } from 'kysely'
@@ -25,7 +25,7 @@ import store from '../plugins/store.js'
 import swagger, { type SwaggerOptions } from '../plugins/swagger.js'
 import tracing from '../plugins/tracing.js'
 import { RATE_LIMIT_DEFAULTS, type Config } from './config.js'
-import type { Database } from './store/index.js'
+import type { GatewayDatabase } from './store/index.js'
 import pkg from '../package.json' with { type: 'json' }
 
 export type GatewayOptions = Pick<Config, 'databaseUrl' | 'timeZone' | 'apiKeys'> &
@@ -35,7 +35,7 @@ export type GatewayOptions = Pick<Config, 'databaseUrl' | 'timeZone' | 'apiKeys'
     /** When to shed load; each threshold left out keeps its default. */
     loadShedding?: LoadSheddingOptions
     /** Makes sure of the tables (and rows) the resources read, on every start (default: none). */
-    setUp?: (db: Kysely<Database>) => Promise<void>
+    setUp?: (db: Kysely<GatewayDatabase>) => Promise<void>
     /** The sentence an agent is told about a handle whose marking has no description of its own. */
     handleDescription?: string
     /** The tags the resources use, each with what it groups, listed at the top of the OpenAPI document. */

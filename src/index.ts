@@ -1,5 +1,19 @@
 // The public API: the gateway plugin, the declaration language, the sources and the store. A
 // resource of one's own is declared with these and mounted with `app.mount` (docs/your-own-resource.md).
+// Nothing of the demo is here: the demo (demo/, routes/) is built from this module alone.
+
+// What the gateway adds to Fastify (`app.mount`, `app.store`, `app.resources`, `request.principal`,
+// ...), typed for a project importing this module: each plugin's `declare module 'fastify'` comes
+// with it, in the declarations as in the code.
+import '../plugins/audience.js'
+import '../plugins/auth.js'
+import '../plugins/drain.js'
+import '../plugins/load-shedding.js'
+import '../plugins/metrics.js'
+import '../plugins/mount.js'
+import '../plugins/redis.js'
+import '../plugins/store.js'
+import '../plugins/tracing.js'
 
 // The gateway, as a Fastify plugin, and the process settings `npm start` uses.
 export { default as gateway, type GatewayOptions } from './gateway.js'
@@ -12,7 +26,7 @@ export { compileDeclarations, DeclarationFileError, DeclarationFileSchema, loadD
 
 // Declaring a record: fields, markings, choices, formatters, affordances.
 export {
-  choices, dateFormatter, declareRecord, Decimal, defineFormatter, euros, formatted, handle, hidden, label, Marking, moneyFormatter, Nullable, numberFormatter, timestamp,
+  choices, dateFormatter, declareRecord, Decimal, defineFormatter, formatted, handle, hidden, label, Marking, moneyFormatter, Nullable, numberFormatter, timestamp,
   type Affordance, type ChoiceOptions, type ChoicePairs, type Formatter, type FormatterOptions, type RecordDeclaration, type RowOf
 } from './declare/index.js'
 
@@ -32,7 +46,7 @@ export {
   type CursorPagingOptions, type FieldPaths, type OffsetPagingOptions, type PageLinkOptions, type UpstreamClient, type UpstreamFilters, type UpstreamListOptions,
   type UpstreamOptions, type UpstreamPaging, type UpstreamRecordOptions
 } from './sources/upstream/index.js'
-export { openStore, type OpenStoreOptions, type Store, type StoreKind } from './store/index.js'
+export { openStore, type GatewayDatabase, type OpenStoreOptions, type Store, type StoreKind } from './store/index.js'
 
 // The two readers and their media types.
 export { AGENT_MEDIA_TYPE, AUDIENCES, PLAIN_MEDIA_TYPE, PROBLEM_MEDIA_TYPE, type Audience } from './audience.js'

@@ -1,16 +1,13 @@
 // The process: configuration from the environment, the logger, listening, and a graceful shutdown:
 // on SIGTERM a drain (readiness 503, everything else still served) so a balancer takes the replica
 // out, then the listener closed while requests in flight finish, within a grace period.
-import { realpathSync } from 'node:fs'
 import type { Server, ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
 import closeWithGrace from 'close-with-grace'
 import fp from 'fastify-plugin'
-import type { FastifyBaseLogger, FastifyError, FastifyHttpOptions, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyBaseLogger, FastifyError, FastifyHttpOptions, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { pino, type LoggerOptions } from 'pino'
-import app from './app.js'
 import { DeclarationFileError, type LoadedFile } from './config-file/index.js'
 import { closeAll } from './close-all.js'
 import declaredApp from './declared-app.js'
@@ -184,11 +181,14 @@ export function appSettings (config: Config): Config & Pick<GatewayOptions, 'sta
   return { ...config, stallMs: config.streamStallSeconds * 1000, contendedStallMs: config.streamStallContendedSeconds * 1000, responseCacheBytes: config.responseCacheMegabytes * MEBIBYTE }
 }
 
+/** An app serving without a declaration file (the demo), with the settings the configuration gives. */
+export type FilelessApp = FastifyPluginAsync<Config & Omit<GatewayOptions, 'setUp' | 'tags' | 'info'>>
+
 /**
- * Serves the declaration file at `path` (else GATEWAY_CONFIG's, else the demo) until a signal ends
- * it: `audience-gateway serve` and `npm start`.
+ * Serves the declaration file at `path` (else GATEWAY_CONFIG's, else `fileless`'s app) until a signal
+ * ends it: `audience-gateway serve` and `npm start`.
  */
-export async function serve (argument: string | undefined): Promise<void> {
+export async function serve (argument: string | undefined, fileless: () => Promise<FilelessApp>): Promise<void> {
   const config = configOrStop(process.env)
   // Before anything is loaded: the process stays near its live size however long a list is.
   boundHeapGrowth(config.heapGrowingPercent)
@@ -203,7 +203,7 @@ export async function serve (argument: string | undefined): Promise<void> {
   const settings = { ...appSettings(config), tracing: traces !== undefined, processMetrics: processMetrics() }
   // Unencapsulated: the shutdown drains through the gateway's decorators.
   const build = async (declared: LoadedFile | undefined): Promise<AppGeneration> => await buildGeneration(options, async (generation) => {
-    if (declared === undefined) await generation.register(fp(app), settings)
+    if (declared === undefined) await generation.register(fp(await fileless()), settings)
     else await generation.register(fp(declaredApp), { ...settings, file: declared, env: process.env })
   })
   let first: AppGeneration
@@ -269,6 +269,3 @@ export function refuse (error: DeclarationFileError): never {
   process.stderr.write(`Invalid declaration file (${error.lines.length} ${error.lines.length === 1 ? 'problem' : 'problems'}):\n${error.lines.join('\n')}\n`)
   process.exit(1)
 }
-
-// Run when started, not when imported (tests and the bench build the same server from serverOptions).
-if (realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) await serve(process.argv[2])

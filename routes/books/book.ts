@@ -1,6 +1,7 @@
 // The book record, declared once: the plain schema every field, the markings for agents.
 import Type from 'typebox'
-import { choices, declareRecord, Decimal, euros, formatted, handle, hidden, label, Nullable, timestamp } from '../../src/declare/index.js'
+import { choices, Decimal, declareRecord, formatted, handle, hidden, label, Nullable, timestamp } from '../../src/index.js'
+import { euros } from '../../demo/euros.js'
 
 export const Book = declareRecord('Book', Type.Object({
   id: handle(Type.Integer({ description: 'The book\'s identifier.' })),

@@ -1,10 +1,8 @@
 // The book catalogue: one declaration mounted three ways, each book's cover and each book's text.
 import type { FastifyInstance } from 'fastify'
 import Type from 'typebox'
-import { Marking } from '../../src/declare/index.js'
-import { signedIn, unrestricted } from '../../src/permissions.js'
-import { kyselyRecordSource, kyselySource, recordBytesSource, recordTextSource, type RecordSource } from '../../src/sources/index.js'
-import type { Database } from '../../src/store/index.js'
+import { kyselyRecordSource, kyselySource, Marking, recordBytesSource, type RecordSource, recordTextSource, signedIn, unrestricted } from '../../src/index.js'
+import type { Database } from '../../demo/database.js'
 import { Book } from './book.js'
 import { bookText } from './text.js'
 

@@ -1,9 +1,7 @@
 // Invoices: choices with displays, hidden nested fields, and a refund affordance per row.
 import type { FastifyInstance } from 'fastify'
-import { scope } from '../../src/permissions.js'
-import { kyselySource } from '../../src/sources/index.js'
-import type { RowOf } from '../../src/declare/index.js'
-import type { InvoiceTable } from '../../src/store/index.js'
+import { kyselySource, type RowOf, scope } from '../../src/index.js'
+import type { InvoiceTable } from '../../demo/database.js'
 import { Invoice } from './invoice.js'
 
 export default async function invoices (app: FastifyInstance): Promise<void> {

@@ -1,7 +1,7 @@
 // The invoice record: choices with shared displays, nested records with hidden fields, a
 // handle that keeps its stored value, and a per-row affordance.
 import Type from 'typebox'
-import { choices, declareRecord, handle, hidden, label, Nullable, timestamp } from '../../src/declare/index.js'
+import { choices, declareRecord, handle, hidden, label, Nullable, timestamp } from '../../src/index.js'
 
 const STATUSES = [
   ['PENDING_REVIEW', 'Awaiting review'],

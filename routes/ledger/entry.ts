@@ -1,6 +1,7 @@
 // The ledger entry record: the plain schema every field, the markings for agents.
 import Type from 'typebox'
-import { declareRecord, Decimal, euros, formatted, handle, hidden, label, timestamp } from '../../src/declare/index.js'
+import { Decimal, declareRecord, formatted, handle, hidden, label, timestamp } from '../../src/index.js'
+import { euros } from '../../demo/euros.js'
 
 export const LedgerEntry = declareRecord('LedgerEntry', Type.Object({
   id: handle(Type.Integer({ description: 'The entry\'s identifier.' })),

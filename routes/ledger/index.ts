@@ -1,7 +1,6 @@
 // The ledger: a long list, open to anyone, that an agent pages by offset until has_more is false.
 import type { FastifyInstance } from 'fastify'
-import { unrestricted } from '../../src/permissions.js'
-import { kyselySource } from '../../src/sources/index.js'
+import { kyselySource, unrestricted } from '../../src/index.js'
 import { LedgerEntry } from './entry.js'
 
 export default async function ledger (app: FastifyInstance): Promise<void> {

@@ -3,8 +3,7 @@
 // read by its SKU, and the upstream's 404 is ours.
 import type { FastifyInstance } from 'fastify'
 import Type from 'typebox'
-import { unrestricted } from '../../src/permissions.js'
-import { pageLinkPaging, pathSegment, upstreamClient, upstreamList, upstreamRecord, type UpstreamOptions } from '../../src/sources/upstream/index.js'
+import { pageLinkPaging, pathSegment, unrestricted, upstreamClient, upstreamList, type UpstreamOptions, upstreamRecord } from '../../src/index.js'
 import { Product, PRODUCT_FIELDS } from './product.js'
 
 export interface ProductsOptions {

@@ -1,7 +1,7 @@
 // The product record of the demo upstream's catalogue: read from another service, declared here
 // like any other record. The upstream nests the price (`pricing.amount_cents`); the mounts map it.
 import Type from 'typebox'
-import { choices, declareRecord, defineFormatter, formatted, handle, hidden, label, timestamp } from '../../src/declare/index.js'
+import { choices, declareRecord, defineFormatter, formatted, handle, hidden, label, timestamp } from '../../src/index.js'
 
 const AVAILABILITY = [
   ['in_stock', 'In stock'],

@@ -1,6 +1,5 @@
 export { choices, displayOf, type ChoicePairs, type ChoiceValue, type ChoiceOptions } from './choices.js'
 export { defineFormatter, FormatterDeclarationError, PRODUCIBLE_TYPES, type Formatter, type FormatterOptions, type Produces } from './formatter.js'
-export { euros } from './euros.js'
 export { dateFormatter, moneyFormatter, numberFormatter, type MoneyOptions, type NumberOptions } from './built-in-formatters.js'
 export { fieldInfo, type FieldInfo } from './field-info.js'
 export { formatted, handle, hidden, label, mark, Marking, timestamp } from './markings.js'

@@ -4,23 +4,20 @@ import { randomUUID } from 'node:crypto'
 import { sql, type Kysely, type RawBuilder } from 'kysely'
 import { batchesOf } from './batches.js'
 import { versionedCountCache, type CountCache } from './count-cache.js'
-import type { Database } from './database.js'
 import { postgresDataVersion, postgresIdentity, sqliteDataVersion } from './data-version.js'
 import { DEFAULT_ACQUIRE_TIMEOUT_MS, type StoreOptions } from './options.js'
 import { isPostgresUrl } from './postgres-url.js'
 import { sharedCountCache, type TotalsStore } from './shared-count-cache.js'
 import { openSqlite, type SqliteOptions } from './sqlite.js'
 import { DEFAULT_STREAMS_PER_CLIENT, perClient } from './per-client.js'
-import type { Store } from './store.js'
+import type { GatewayDatabase, Store } from './store.js'
 
-export type { ReaderUse, Store, StoreKind } from './store.js'
+export type { GatewayDatabase, ReaderUse, Store, StoreKind } from './store.js'
 export type { StoreOptions } from './options.js'
-export type { Database, Db, InvoiceTable } from './database.js'
 export { isPostgresUrl } from './postgres-url.js'
 export { uncachedCounts, versionedCountCache, type CountCache, type VersionedCountCacheOptions } from './count-cache.js'
 export { sharedCountCache, type SharedCountCacheOptions, type TotalsStore } from './shared-count-cache.js'
 export { isStoreUnavailable } from './errors.js'
-export { setUpDemo } from './demo.js'
 
 export interface OpenStoreOptions<DB> extends StoreOptions, Pick<SqliteOptions, 'maxReaders'> {
   /** Makes sure of the tables (and rows) the gateway reads; run on every start, so it must be idempotent. */
@@ -37,7 +34,7 @@ export interface OpenStoreOptions<DB> extends StoreOptions, Pick<SqliteOptions, 
   streamsPerClient?: number
 }
 
-export async function openStore<DB = Database> (databaseUrl: string, options: OpenStoreOptions<DB> = {}): Promise<Store<DB>> {
+export async function openStore<DB = GatewayDatabase> (databaseUrl: string, options: OpenStoreOptions<DB> = {}): Promise<Store<DB>> {
   const setUp = options.setUp ?? (async () => {})
   // A client's next list waits for one of its own as long as any query waits for a connection.
   const shared = (stream: Store<DB>['stream']): Store<DB>['stream'] => perClient(stream, options.streamsPerClient ?? DEFAULT_STREAMS_PER_CLIENT, options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS)

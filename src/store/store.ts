@@ -3,7 +3,6 @@
 // are remembered. Sources receive it; nothing guesses it again.
 import type { Kysely, SelectQueryBuilder } from 'kysely'
 import type { CountCache } from './count-cache.js'
-import type { Database } from './database.js'
 
 export const STORE_KINDS = ['sqlite', 'postgres'] as const
 export type StoreKind = typeof STORE_KINDS[number]
@@ -14,7 +13,14 @@ export interface ReaderUse {
   readonly waiting: number
 }
 
-export interface Store<DB = Database> {
+/**
+ * The tables `app.store` reads, as kysely types them: empty here, and filled in by the project that
+ * serves them, by declaration merging (docs/your-own-resource.md):
+ * `declare module 'audience-gateway' { interface GatewayDatabase { tasks: TaskTable } }`.
+ */
+export interface GatewayDatabase {}
+
+export interface Store<DB = GatewayDatabase> {
   readonly db: Kysely<DB>
   readonly kind: StoreKind
   /**

@@ -2,9 +2,9 @@
 // books table of any size with the same rows as SQLite's (benchBook), sent in batches of 10,000
 // as arrays (one statement each), then vacuumed so COUNT may use an index-only scan.
 import { sql } from 'kysely'
-import { seedDemo } from '../../src/store/demo.js'
+import { seedDemo } from '../../demo/catalogue.js'
 import { connectPostgres, setUpPostgres } from '../../src/store/postgres.js'
-import { createSchema } from '../../src/store/schema.js'
+import { createSchema } from '../../demo/schema.js'
 import { benchBook } from './seed.js'
 
 const BATCH = 10_000

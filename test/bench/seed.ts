@@ -1,9 +1,9 @@
 // Bench databases: the catalogue's schema and demo rows (src/store), and a books table of any
 // size, written in one transaction through a prepared statement so a million rows take seconds.
 import SQLite from 'better-sqlite3'
-import type { Database } from '../../src/store/database.js'
-import { seedDemo } from '../../src/store/demo.js'
-import { createSchema } from '../../src/store/schema.js'
+import type { Database } from '../../demo/database.js'
+import { seedDemo } from '../../demo/catalogue.js'
+import { createSchema } from '../../demo/schema.js'
 import { openSqlite } from '../../src/store/sqlite.js'
 
 /** A stored book, as the catalogue's table holds it. */

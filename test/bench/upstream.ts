@@ -18,7 +18,7 @@ import fp from 'fastify-plugin'
 import { DateTime } from 'luxon'
 import { Pool } from 'undici'
 import { AGENT_MEDIA_TYPE } from '../../src/audience.js'
-import type { UpstreamProduct } from '../../src/demo/upstream.js'
+import type { UpstreamProduct } from '../../demo/upstream.js'
 import { loadFigures, loadMedians, rotate, throughputRatio } from './alternate.js'
 import { cpuSecondsOf, memoryOf, ready, resetPeak } from './child.js'
 import { serverPinning } from './cpus.js'
@@ -272,7 +272,7 @@ async function startRound (database: string): Promise<{ upstream: Child, gateway
 }
 
 async function startUpstream (): Promise<Child> {
-  const child = fork(join(import.meta.dirname, '../../src/demo/upstream-server.js'), [], {
+  const child = fork(join(import.meta.dirname, '../../demo/upstream-server.js'), [], {
     env: { ...process.env, UPSTREAM_HOST: '127.0.0.1', UPSTREAM_PORT: '0', UPSTREAM_ROWS: String(ROWS), UPSTREAM_TOKEN },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc']
   })
@@ -318,9 +318,9 @@ async function serve (kind: Kind): Promise<void> {
   process.send!({ port: (server.server.address() as AddressInfo).port })
 }
 
-/** The gateway as shipped (src/app.ts) with its products read from the upstream; ceilings as servers/gateway.ts sets them. */
+/** The gateway as shipped (demo/app.ts) with its products read from the upstream; ceilings as servers/gateway.ts sets them. */
 async function gatewayServer (upstreamUrl: string, databaseUrl: string): Promise<FastifyInstance> {
-  const { default: app } = await import('../../src/app.js')
+  const { default: app } = await import('../../demo/app.js')
   const server = Fastify({ logger: BENCH_LOGGER })
   await server.register(fp(app), {
     databaseUrl,

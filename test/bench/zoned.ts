@@ -4,7 +4,7 @@
 // formatting every value. CPU time, since the machine is shared; wall time for the shipped one too.
 import { defineFormatter, DEFAULT_TIMESTAMP_FORMAT, Marking } from '../../src/declare/index.js'
 import { buildProjection, projectPayload, type Projection } from '../../src/projection/index.js'
-import { ledgerEntry } from '../../src/store/demo.js'
+import { ledgerEntry } from '../../demo/catalogue.js'
 import { LedgerEntry } from '../../routes/ledger/entry.js'
 import { luxonRenderer } from '../helpers/luxon-renderer.js'
 

@@ -4,7 +4,7 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
-import { startDemoUpstream } from '../../src/demo/upstream.js'
+import { startDemoUpstream } from '../../demo/upstream.js'
 import { DOT_SEGMENT } from '../../src/sources/upstream/index.js'
 import { buildDeclaredApp } from '../helpers/declared-app.js'
 import { rawGet } from '../helpers/raw-get.js'

@@ -3,7 +3,7 @@
 import Fastify, { type FastifyInstance, type LightMyRequestResponse, type RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Test } from 'tap'
-import app, { type AppOptions } from '../../src/app.js'
+import app, { type AppOptions } from '../../demo/app.js'
 import { serverOptions } from '../../src/server.js'
 import { validationErrors } from './ajv.js'
 import { mediaTypeOf } from './openapi.js'

@@ -7,7 +7,7 @@ import { loadDeclarationFile } from '../../src/config-file/index.js'
 import declaredApp from '../../src/declared-app.js'
 import type { GatewayOptions } from '../../src/gateway.js'
 import { serverOptions } from '../../src/server.js'
-import { setUpDemo } from '../../src/store/index.js'
+import { setUpDemo } from '../../demo/catalogue.js'
 import { KEY } from './app.js'
 
 interface Teardown { after: (fn: () => unknown) => void }

@@ -12,7 +12,7 @@ export const ROOT = fileURLToPath(new URL(compiled ? '../../..' : '../..', impor
 /** Where the code runs from: dist/ when compiled, the repository when run from source. */
 const CODE = fileURLToPath(new URL('../..', import.meta.url))
 
-/** A module of the project's by its path without an extension ('src/server'), as this test runs it. */
+/** A module of the project's by its path without an extension ('src/cli'), as this test runs it. */
 export function codePath (module: string): string {
   return join(CODE, `${module}${compiled ? '.js' : '.ts'}`)
 }

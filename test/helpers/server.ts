@@ -55,7 +55,7 @@ export async function runServer (env: Record<string, string>, args: readonly str
 }
 
 function spawnServer (env: Record<string, string>, args: readonly string[]): { child: ChildProcess, logs: Array<Record<string, unknown>>, stderr: string[] } {
-  const child = spawn(process.execPath, [...NODE_ARGS, codePath('src/server'), ...args], {
+  const child = spawn(process.execPath, [...NODE_ARGS, codePath('src/cli'), 'serve', ...args], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe']

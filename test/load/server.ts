@@ -16,11 +16,11 @@ export interface LoadServer {
   stop: () => Promise<number | null>
 }
 
-const SERVER = join(import.meta.dirname, '..', '..', 'src', 'server.js')
+const SERVER = join(import.meta.dirname, '..', '..', 'src', 'cli.js')
 
 export async function startLoadServer (env: Record<string, string>): Promise<LoadServer> {
   const port = await freePort()
-  const child = spawn(process.execPath, [SERVER], {
+  const child = spawn(process.execPath, [SERVER, 'serve'], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'ignore', 'inherit']
   })

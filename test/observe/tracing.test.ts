@@ -4,7 +4,7 @@
 // is told the trace (traceparent) and the request's id (X-Request-Id).
 import t from 'tap'
 import { startOtlpReceiver, type OtlpSpan } from '../helpers/otlp.js'
-import { startDemoUpstream } from '../../src/demo/upstream.js'
+import { startDemoUpstream } from '../../demo/upstream.js'
 import { serviceName, startTracing, tracingRequested } from '../../src/observe/tracing.js'
 import { buildApp } from '../helpers/app.js'
 

@@ -2,7 +2,7 @@
 // exactly that many items, valid against the document, and one item more would not be.
 import t from 'tap'
 import { AGENT_MEDIA_TYPE } from '../../src/audience.js'
-import { DEMO_INVOICES } from '../../src/store/demo.js'
+import { DEMO_INVOICES } from '../../demo/catalogue.js'
 import { AGENT, buildApp } from '../helpers/app.js'
 import { documentedResponses, type OpenApiDocument } from '../helpers/openapi.js'
 

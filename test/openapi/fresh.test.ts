@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url'
 import t from 'tap'
 import { loadConfig } from '../../src/config.js'
 import { codePath, NODE_ARGS, ROOT } from '../helpers/paths.js'
-import { DOCUMENT_PATH, openApiDocument, renderDocument } from '../../src/scripts/openapi-document.js'
+import { DOCUMENT_PATH, openApiDocument, renderDocument } from '../../demo/scripts/openapi-document.js'
 
 // Three builds of the app and a child process: more than tap's default 30 s on a busy machine.
 t.setTimeout(120_000)
@@ -41,7 +41,7 @@ t.test('the document does not depend on the machine', async (t) => {
 
 t.test('the script writes the document where it is committed, from the working directory', async (t) => {
   const dir = t.testdir()
-  const script = codePath('src/scripts/write-openapi')
+  const script = codePath('demo/scripts/write-openapi')
   const run = spawnSync(process.execPath, [...NODE_ARGS, script], { cwd: dir, encoding: 'utf8', env: { ...process.env, TZ: 'Pacific/Kiritimati' } })
   t.equal(run.status, 0, run.stderr)
   t.match(run.stdout, `Wrote ${DOCUMENT_PATH}.`)

@@ -7,7 +7,7 @@ import declarationFile from '../../plugins/declaration-file.js'
 import { DeclarationFileError } from '../../src/config-file/errors.js'
 import { loadDeclarationFile } from '../../src/config-file/loader.js'
 import gateway from '../../src/gateway.js'
-import { setUpDemo } from '../../src/store/index.js'
+import { setUpDemo } from '../../demo/catalogue.js'
 import { KEY } from '../helpers/app.js'
 
 const BOOK = { fields: { id: { type: 'integer', handle: true }, title: { type: 'string', label: true }, author_id: { type: 'integer', hidden: true } } }

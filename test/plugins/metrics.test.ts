@@ -2,7 +2,7 @@
 // requests are served, read by parsing the scrape (test/helpers/prometheus.ts), never by grepping it.
 import type { AddressInfo } from 'node:net'
 import t from 'tap'
-import { startDemoUpstream } from '../../src/demo/upstream.js'
+import { startDemoUpstream } from '../../demo/upstream.js'
 import { buildApp, KEY } from '../helpers/app.js'
 import { parseExposition, type Scrape } from '../helpers/prometheus.js'
 import { processMetrics } from '../../src/observe/metrics.js'

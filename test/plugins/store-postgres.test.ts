@@ -4,7 +4,7 @@
 import Fastify from 'fastify'
 import fp from 'fastify-plugin'
 import t from 'tap'
-import app from '../../src/app.js'
+import app from '../../demo/app.js'
 import { STORE_UNAVAILABLE_DETAIL } from '../../src/core/problem.js'
 import { AGENT, AUTH, KEY } from '../helpers/app.js'
 import { tcpProxy } from '../helpers/proxy.js'

@@ -7,7 +7,7 @@ import fc from 'fast-check'
 import t from 'tap'
 import { Product, PRODUCT_FIELDS } from '../../routes/products/product.js'
 import { compileMount, cursorPaging, offsetPaging, pageLinkPaging, singlePaging, unrestricted, upstreamClient, upstreamList, type UpstreamPaging } from '../../src/index.js'
-import { productAt, startDemoUpstream } from '../../src/demo/upstream.js'
+import { productAt, startDemoUpstream } from '../../demo/upstream.js'
 import { createAjv } from '../helpers/ajv.js'
 import { propertyRuns, propertySeed } from '../helpers/fast-check.js'
 

@@ -6,7 +6,7 @@ import Type from 'typebox'
 import { AGENT_MEDIA_TYPE, PROBLEM_MEDIA_TYPE } from '../../src/audience.js'
 import { compileMount, MountError } from '../../src/core/index.js'
 import { unrestricted } from '../../src/permissions.js'
-import { coverImage } from '../../src/store/cover.js'
+import { coverImage } from '../../demo/cover.js'
 import { AGENT, AUTH, buildApp } from '../helpers/app.js'
 
 const { app, checkedGet } = await buildApp(t)

@@ -1,7 +1,7 @@
 // GET /products and /products/:sku: rows of another service (the demo upstream, paged like GitHub's
 // API) served through the real app to both audiences, every body checked against its declared schema.
 import t from 'tap'
-import { productAt, startDemoUpstream } from '../../src/demo/upstream.js'
+import { productAt, startDemoUpstream } from '../../demo/upstream.js'
 import { buildApp } from '../helpers/app.js'
 import { rawGet } from '../helpers/raw-get.js'
 

@@ -1,9 +1,9 @@
-// The gateway as it ships (src/app.ts, every plugin and route), plus one bench-only mount of the
+// The gateway as it ships (demo/app.ts, every plugin and route), plus one bench-only mount of the
 // same book list whose source counts on every request, to show what the count cache is worth.
 // Tracing is on when the OTEL_* variables of its process ask for it, as in src/server.ts.
 import Fastify, { type FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import app from '../../../src/app.js'
+import app from '../../../demo/app.js'
 import { signedIn } from '../../../src/permissions.js'
 import { kyselySource } from '../../../src/sources/index.js'
 import { startTracing } from '../../../src/observe/tracing.js'

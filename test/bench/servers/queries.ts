@@ -1,7 +1,7 @@
 // The two queries every agent page runs, written once for both references: the same kysely store
 // and the same SQL the gateway's source sends (a COUNT over the query, then LIMIT/OFFSET).
 import { sql } from 'kysely'
-import type { Db } from '../../../src/store/index.js'
+import type { Db } from '../../../demo/database.js'
 import type { BenchBook } from '../seed.js'
 
 export const MAX_PAGE_SIZE = 50

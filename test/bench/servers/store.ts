@@ -1,7 +1,8 @@
 // The store a hand-written reference reads: the bench's SQLite file, or its PostgreSQL schema
 // (BENCH_STORE=postgres), through the same kysely dialects the gateway uses. Nothing is created:
 // the suite seeded it.
-import { isPostgresUrl, type Database, type Db } from '../../../src/store/index.js'
+import { isPostgresUrl } from '../../../src/store/index.js'
+import type { Database, Db } from '../../../demo/database.js'
 import { connectPostgres } from '../../../src/store/postgres.js'
 import { openSqlite } from '../../../src/store/sqlite.js'
 

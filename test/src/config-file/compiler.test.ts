@@ -5,7 +5,8 @@ import { compileDeclarations } from '../../../src/config-file/compiler.js'
 import { DeclarationFileError } from '../../../src/config-file/errors.js'
 import { loadDeclarationFile } from '../../../src/config-file/loader.js'
 import { isWindowSource } from '../../../src/sources/source.js'
-import { openStore, setUpDemo } from '../../../src/store/index.js'
+import { openStore } from '../../../src/store/index.js'
+import { setUpDemo } from '../../../demo/catalogue.js'
 
 const store = await openStore(':memory:', { setUp: setUpDemo })
 t.teardown(async () => { await store.close() })

@@ -4,7 +4,8 @@
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { PROBLEM_KINDS } from '../../../src/core/errors.js'
-import { openStore, setUpDemo, type Store, type StoreOptions } from '../../../src/store/index.js'
+import { openStore, type Store, type StoreOptions } from '../../../src/store/index.js'
+import { setUpDemo } from '../../../demo/catalogue.js'
 import { DEFAULT_STREAMS_PER_CLIENT, perClient } from '../../../src/store/per-client.js'
 import { freshSchema, needs } from '../../helpers/services.js'
 

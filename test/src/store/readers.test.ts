@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
-import { openStore, setUpDemo } from '../../../src/store/index.js'
+import { openStore } from '../../../src/store/index.js'
+import { setUpDemo } from '../../../demo/catalogue.js'
 import { freshSchema, needs } from '../../helpers/services.js'
 
 t.test('a SQLite file: a reader is in use while a stream reads, and a stream waits for one when all are', async (t) => {

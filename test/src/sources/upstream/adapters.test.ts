@@ -7,7 +7,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import Fastify from 'fastify'
 import t from 'tap'
 import { Product, PRODUCT_FIELDS } from '../../../../routes/products/product.js'
-import { productAt, startDemoUpstream } from '../../../../src/demo/upstream.js'
+import { productAt, startDemoUpstream } from '../../../../demo/upstream.js'
 import {
   cursorPaging, gateway, offsetPaging, pageLinkPaging, serverOptions, singlePaging, unrestricted, upstreamClient, upstreamList,
   type UpstreamPaging

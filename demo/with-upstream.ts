@@ -19,9 +19,9 @@ try {
 const upstream = await startDemoUpstream({ port })
 process.stdout.write(`demo upstream listening at ${upstream.url}\n`)
 
-// The gateway as `npm start` runs it (`audience-gateway serve`: cli.js beside this file's directory, or cli.ts in tests),
+// The gateway as `npm start` runs it (`audience-gateway serve`: src/cli.js beside this directory, or src/cli.ts in tests),
 // in a process group of its own: a terminal's Ctrl-C reaches it once, from here, not twice.
-const command = fileURLToPath(new URL(`../cli${extname(fileURLToPath(import.meta.url))}`, import.meta.url))
+const command = fileURLToPath(new URL(`../src/cli${extname(fileURLToPath(import.meta.url))}`, import.meta.url))
 const gateway = spawn(process.execPath, [...process.execArgv, command, 'serve'], { env: { ...process.env, UPSTREAM_URL: upstream.url }, stdio: ['ignore', 'pipe', 'inherit'], detached: true })
 const stopped = once(gateway, 'exit')
 const stop = (): void => { gateway.kill('SIGTERM') }

@@ -5,9 +5,9 @@ import { once } from 'node:events'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import t from 'tap'
-import { codePath, NODE_ARGS, ROOT } from '../../helpers/paths.js'
+import { codePath, NODE_ARGS, ROOT } from '../helpers/paths.js'
 
-const ENTRY = codePath('src/demo/with-upstream')
+const ENTRY = codePath('demo/with-upstream')
 
 // Two processes each: slow on a busy machine, and nothing here waits on a clock.
 t.setTimeout(300_000)

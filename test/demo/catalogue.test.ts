@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import t from 'tap'
-import { openStore, setUpDemo } from '../../../src/store/index.js'
-import { DEMO_BOOKS, LEDGER_SIZE } from '../../../src/store/demo.js'
+import { openStore } from '../../src/store/index.js'
+import { DEMO_BOOKS, LEDGER_SIZE, setUpDemo } from '../../demo/catalogue.js'
 
 t.test('the demo catalogue is created on first start and left as it is on the next', async (t) => {
   const file = join(t.testdir(), 'nested', 'catalogue.sqlite')

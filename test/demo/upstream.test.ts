@@ -7,9 +7,9 @@ import { connect } from 'node:net'
 import { createInterface } from 'node:readline'
 import LinkHeader from 'http-link-header'
 import t, { type Test } from 'tap'
-import { DEMO_UPSTREAM_PORT, demoUpstreamPort, FAULT_DEFAULTS, REQUEST_LOG_SIZE, productAt, startDemoUpstream, type DemoUpstream, type DemoUpstreamOptions, type UpstreamProduct } from '../../../src/demo/upstream.js'
-import { codePath, NODE_ARGS, ROOT } from '../../helpers/paths.js'
-import { until } from '../../helpers/until.js'
+import { DEMO_UPSTREAM_PORT, demoUpstreamPort, FAULT_DEFAULTS, REQUEST_LOG_SIZE, productAt, startDemoUpstream, type DemoUpstream, type DemoUpstreamOptions, type UpstreamProduct } from '../../demo/upstream.js'
+import { codePath, NODE_ARGS, ROOT } from '../helpers/paths.js'
+import { until } from '../helpers/until.js'
 
 // Three tests start the upstream as a process: slow on a busy machine. Nothing here waits on a
 // clock; this only bounds a hang.
@@ -364,7 +364,7 @@ t.test('the request log: every data request, the latest 100 with their headers, 
 })
 
 t.test('the process: configured from the environment, closed by SIGTERM', async (t) => {
-  const child = spawn(process.execPath, [...NODE_ARGS, codePath('src/demo/upstream-server')], {
+  const child = spawn(process.execPath, [...NODE_ARGS, codePath('demo/upstream-server')], {
     cwd: ROOT,
     env: { ...process.env, UPSTREAM_PORT: '0', UPSTREAM_ROWS: undefined, UPSTREAM_HOST: undefined, UPSTREAM_TOKEN: 'tok' },
     stdio: ['ignore', 'pipe', 'inherit']
@@ -382,7 +382,7 @@ t.test('the process: configured from the environment, closed by SIGTERM', async 
 })
 
 t.test('the process refuses a variable that is not a whole number', async (t) => {
-  const child = spawn(process.execPath, [...NODE_ARGS, codePath('src/demo/upstream-server')], {
+  const child = spawn(process.execPath, [...NODE_ARGS, codePath('demo/upstream-server')], {
     cwd: ROOT,
     env: { ...process.env, UPSTREAM_PORT: '0', UPSTREAM_ROWS: 'many', UPSTREAM_TOKEN: '' },
     stdio: ['ignore', 'ignore', 'pipe']
@@ -401,7 +401,7 @@ t.test('UPSTREAM_PORT: 4010 when unset, a port number, or a refusal naming it', 
 })
 
 t.test('the process refuses a port that is not one', async (t) => {
-  const child = spawn(process.execPath, [...NODE_ARGS, codePath('src/demo/upstream-server')], {
+  const child = spawn(process.execPath, [...NODE_ARGS, codePath('demo/upstream-server')], {
     cwd: ROOT,
     env: { ...process.env, UPSTREAM_ROWS: '5', UPSTREAM_PORT: '99999' },
     stdio: ['ignore', 'ignore', 'pipe']

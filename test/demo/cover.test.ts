@@ -2,7 +2,7 @@
 // same bytes on every call, a different image per book.
 import t from 'tap'
 import { inflateSync } from 'node:zlib'
-import { COVER_HEIGHT, COVER_WIDTH, coverImage, crc32, encodePng } from '../../../src/store/cover.js'
+import { COVER_HEIGHT, COVER_WIDTH, coverImage, crc32, encodePng } from '../../demo/cover.js'
 
 interface Chunk { type: string, data: Buffer }
 

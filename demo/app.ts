@@ -1,12 +1,12 @@
 // The demo app `npm start` serves: the gateway, with the demo catalogue set up in its store, and
-// the demo resources. The process around it (configuration, logger, listening, shutdown) is server.ts.
+// the demo resources, built from the public API alone. `audience-gateway serve` with no file serves it.
 import type { FastifyInstance } from 'fastify'
 import books from '../routes/books/index.js'
 import invoices from '../routes/invoices/index.js'
 import ledger from '../routes/ledger/index.js'
 import products from '../routes/products/index.js'
-import gateway, { type GatewayOptions } from './gateway.js'
-import { setUpDemo } from './store/index.js'
+import { gateway, type GatewayOptions } from '../src/index.js'
+import { setUpDemo } from './catalogue.js'
 
 export type AppOptions = Omit<GatewayOptions, 'setUp' | 'tags'> & {
   /** The demo upstream's origin: when set, the products are served from it. */

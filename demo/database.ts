@@ -57,3 +57,8 @@ export interface Database {
 }
 
 export type Db = Kysely<Database>
+
+// `app.store` reads these tables in the demo's resources: they are its GatewayDatabase.
+declare module '../src/index.js' {
+  interface GatewayDatabase extends Database {}
+}
