@@ -14,6 +14,10 @@ import { EXIT, run, STDIO_KEY_VARIABLE } from '../../src/cli.js'
 import { buildDeclaredApp } from '../helpers/declared-app.js'
 import { codePath, NODE_ARGS, ROOT } from '../helpers/paths.js'
 
+// The stdio server and the command run as processes: seconds on a quiet machine, far more on a busy
+// one. Nothing here waits on a clock; this only bounds a hang.
+t.setTimeout(240_000)
+
 const FILE = join(ROOT, 'test/fixtures/cli/tasks.gateway.json')
 const KEY = 'cli-test-key-0123456789'
 const TITLES = ['Water the plants', 'Write the report', 'Call the bank', 'Book the train', 'Pay the rent']

@@ -15,6 +15,10 @@ import t from 'tap'
 import { EXIT } from '../../src/cli.js'
 import { ROOT } from '../helpers/paths.js'
 
+// Packing, a served process and a TypeScript compile of the consumer: seconds each on a quiet
+// machine, far more on a busy one. Nothing here waits on a clock; this only bounds a hang.
+t.setTimeout(240_000)
+
 const run = promisify(execFile)
 const KEY = 'package-test-key-0123456789'
 
