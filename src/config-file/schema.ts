@@ -39,7 +39,7 @@ const Formatted = Type.Unsafe({
     closed({
       formatter: Type.Literal('money'),
       currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'The ISO 4217 code shown before the amount (`EUR`).' }),
-      in: Type.Optional(oneOf(['units', 'cents'], '`units` (default): the value is the amount, a decimal kept exactly as stored; `cents`: the value is a whole number of hundredths.')),
+      in: Type.Optional(oneOf(['units', 'cents'], '`units` (default): the value is the amount (decimal text, an integer or a real), written with at least the currency\'s decimals (`1.5` as `EUR 1.50`), no digit of it dropped; `cents`: the value is a whole number of hundredths.')),
       ...formatterBase
     }, { description: 'Money: `EUR 9.99`.' }),
     closed({

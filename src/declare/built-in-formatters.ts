@@ -10,14 +10,42 @@ export interface MoneyOptions {
   readonly in?: 'units' | 'cents'
 }
 
-/** An amount as `EUR 9.99`: the stored decimal kept exactly, or whole cents written as units. */
+/**
+ * An amount as `EUR 9.99`: the stored amount with at least as many decimals as the currency has
+ * (ISO 4217: EUR 2, JPY 0, KWD 3), so `1.5` and `2` read `EUR 1.50` and `EUR 2.00` whatever the
+ * column's type; digits beyond them are kept (`EUR 9.999`), never rounded away. Whole cents are
+ * written as units.
+ */
 export function moneyFormatter (options: MoneyOptions): Formatter {
   const { currency } = options
   if (!/^[A-Z]{3}$/.test(currency)) throw new FormatterDeclarationError(`A currency is an ISO 4217 code such as "EUR"; got ${JSON.stringify(currency)}.`)
+  const digits = currencyDigits(currency)
   const render = options.in === 'cents'
     ? (cents: unknown) => `${currency} ${fromCents(Number(cents))}`
-    : (amount: unknown) => `${currency} ${String(amount)}`
-  return defineFormatter({ render, produces: 'string', schema: { examples: [`${currency} 9.99`] } })
+    : (amount: unknown) => `${currency} ${padded(plainDecimal(amount), digits)}`
+  return defineFormatter({ render, produces: 'string', schema: { examples: [`${currency} ${padded('9.99', digits)}`] } })
+}
+
+/** The decimals a currency's amounts are written with, by ISO 4217 (2 for a code Intl does not know); Intl always resolves them for a currency. */
+function currencyDigits (currency: string): number {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency }).resolvedOptions().minimumFractionDigits as number
+}
+
+/** A number with no exponent (`1e-7` as `0.0000001`); a decimal string as it is stored. */
+function plainDecimal (amount: unknown): string {
+  if (typeof amount !== 'number') return String(amount)
+  const shortest = String(amount)
+  return shortest.includes('e') ? PLAIN.format(amount) : shortest
+}
+
+const PLAIN = new Intl.NumberFormat('en-US', { useGrouping: false, maximumFractionDigits: 20 })
+
+/** `text` with zeros after its point up to `digits` decimals; one with more keeps them all. */
+function padded (text: string, digits: number): string {
+  const point = text.indexOf('.')
+  const decimals = point === -1 ? 0 : text.length - point - 1
+  if (decimals >= digits) return text
+  return `${point === -1 ? `${text}.` : text}${'0'.repeat(digits - decimals)}`
 }
 
 export interface NumberOptions {

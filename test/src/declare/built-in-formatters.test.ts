@@ -7,8 +7,25 @@ t.test('money in units keeps the stored decimal exactly', async (t) => {
   const euros = moneyFormatter({ currency: 'EUR' })
   t.equal(euros.render('9.99'), 'EUR 9.99')
   t.equal(euros.render('12345678901234567890.01'), 'EUR 12345678901234567890.01')
+  t.equal(euros.render('0.123456789012345678901234567'), 'EUR 0.123456789012345678901234567', 'more decimals than the currency has: every one kept, none rounded')
   t.equal(euros.produces, 'string')
   t.strictSame(euros.schema, { examples: ['EUR 9.99'] })
+})
+
+t.test('money in units has at least its currency\'s decimals, whatever the column\'s type', async (t) => {
+  const euros = moneyFormatter({ currency: 'EUR' })
+  // A REAL or INTEGER column's values, and decimal text stored short.
+  const written: Array<[unknown, string]> = [
+    [1.5, 'EUR 1.50'], [2, 'EUR 2.00'], [0, 'EUR 0.00'], [-0.5, 'EUR -0.50'], [9.99, 'EUR 9.99'], [1e-7, 'EUR 0.0000001'], [1e21, 'EUR 1000000000000000000000.00'],
+    ['1.5', 'EUR 1.50'], ['2', 'EUR 2.00'], ['-3', 'EUR -3.00'], ['9.999', 'EUR 9.999']
+  ]
+  for (const [amount, expected] of written) t.equal(euros.render(amount), expected, JSON.stringify(amount))
+  // ISO 4217's decimals: none for the yen, three for the Kuwaiti dinar.
+  t.equal(moneyFormatter({ currency: 'JPY' }).render(1500), 'JPY 1500')
+  t.equal(moneyFormatter({ currency: 'JPY' }).render('1500.5'), 'JPY 1500.5', 'a stored fraction is kept')
+  t.strictSame(moneyFormatter({ currency: 'JPY' }).schema, { examples: ['JPY 9.99'] })
+  t.equal(moneyFormatter({ currency: 'KWD' }).render(1.5), 'KWD 1.500')
+  t.strictSame(moneyFormatter({ currency: 'KWD' }).schema, { examples: ['KWD 9.990'] })
 })
 
 t.test('money in cents is written as units, a negative amount signed', async (t) => {
