@@ -10,7 +10,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { pino } from 'pino'
 import { principalOfKey } from '../plugins/auth.js'
-import { DeclarationFileError, type LoadedFile } from './config-file/index.js'
+import { DeclarationFileError, refusalReport, type LoadedFile } from './config-file/index.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
 import declaredApp from './declared-app.js'
 import { serveMcpStdio } from './mcp/stdio.js'
@@ -141,46 +141,59 @@ function usageError (message: string, command: string | undefined, io: Io): numb
   return EXIT.usage
 }
 
-/** The file's app, ready and not listening, or the exit code and what was said of the problems. */
-async function built (path: string, io: Io, options: { logger?: pino.Logger } = {}): Promise<{ app: FastifyInstance, file: LoadedFile, config: Config } | { code: number, problems: readonly string[] }> {
+/** Why a command stopped short: its exit code, each problem (for --json) and what is said of them. */
+interface Refused {
+  readonly code: number
+  readonly problems: readonly string[]
+  readonly report: string
+}
+
+/** A refusal of one line: a setting, or a start that could not go on. */
+function refusedOnce (report: string): Refused {
+  return { code: EXIT.invalid, problems: [report.trimEnd()], report }
+}
+
+/**
+ * The file's app, ready and not listening, or why not. `logger` makes its logger from the
+ * configuration (default: none).
+ */
+async function built (path: string, io: Io, logger?: (config: Config) => pino.Logger): Promise<{ app: FastifyInstance, file: LoadedFile, config: Config } | Refused> {
   let config: Config
   try {
     config = loadConfig(io.env)
   } catch (error) {
     // loadConfig throws only ConfigErrors, each naming its variable.
-    return { code: EXIT.invalid, problems: [`Invalid configuration: ${(error as ConfigError).message}`] }
+    return refusedOnce((error as ConfigError).report)
   }
   let file: LoadedFile
   try {
     file = await readDeclarationFile(path)
   } catch (error) {
-    return { code: EXIT.invalid, problems: (error as DeclarationFileError).lines }
+    // readDeclarationFile throws only DeclarationFileErrors.
+    return fileRefused(error as DeclarationFileError)
   }
-  const app = Fastify(options.logger === undefined ? { logger: false } : { loggerInstance: options.logger }) as unknown as FastifyInstance
+  const app = Fastify(logger === undefined ? { logger: false } : { loggerInstance: logger(config) }) as unknown as FastifyInstance
   try {
     await app.register(fp(declaredApp), { ...appSettings(config), file, env: io.env })
     await app.ready()
   } catch (error) {
     await app.close()
-    if (error instanceof DeclarationFileError) return { code: EXIT.invalid, problems: error.lines }
+    if (error instanceof DeclarationFileError) return fileRefused(error)
     // What the start would end on (a database that cannot be reached): said on one line, no stack.
-    return { code: EXIT.invalid, problems: [`Cannot start: ${(error as Error).message}`] }
+    return refusedOnce(`Cannot start: ${(error as Error).message}\n`)
   }
   return { app, file, config }
 }
 
-/** Every problem on a line of its own, as the start says them. */
-function said (problems: readonly string[]): string {
-  const [first] = problems
-  if (problems.length === 1 && /^(Invalid configuration|Cannot start): /.test(first)) return `${first}\n`
-  return `Invalid declaration file (${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}):\n${problems.join('\n')}\n`
+function fileRefused (error: DeclarationFileError): Refused {
+  return { code: EXIT.invalid, problems: error.lines, report: refusalReport(error.lines) }
 }
 
 async function check (path: string, json: boolean, io: Io): Promise<number> {
   const result = await built(path, io)
   if ('code' in result) {
     if (json) io.stdout.write(`${JSON.stringify({ file: path, valid: false, problems: result.problems })}\n`)
-    else io.stderr.write(said(result.problems))
+    else io.stderr.write(result.report)
     return result.code
   }
   const { declarations } = result.file
@@ -198,7 +211,7 @@ function plural (count: number, noun: string): string {
 async function openapi (path: string, io: Io): Promise<number> {
   const result = await built(path, io)
   if ('code' in result) {
-    io.stderr.write(said(result.problems))
+    io.stderr.write(result.report)
     return result.code
   }
   try {
@@ -212,19 +225,19 @@ async function openapi (path: string, io: Io): Promise<number> {
 /** Serves until the client closes stdin (or a signal stops it); resolves once serving. */
 async function mcpStdio (path: string, io: Io): Promise<number | undefined> {
   // Every log line on stderr: stdout is the protocol's.
-  const config = (() => { try { return loadConfig(io.env) } catch { return undefined } })()
-  const log = pino(loggerOptions(config?.logLevel ?? 'info'), pino.destination(2))
-  const result = await built(path, io, { logger: log })
+  const result = await built(path, io, (config) => pino(loggerOptions(config.logLevel), pino.destination(2)))
   if ('code' in result) {
-    io.stderr.write(said(result.problems))
+    io.stderr.write(result.report)
     return result.code
   }
   const { app } = result
+  // The root app's log is the logger it was given: the pino one above.
+  const log = app.log as pino.Logger
   const key = io.env[STDIO_KEY_VARIABLE]
   const principal = key === undefined || key === '' ? undefined : principalOfKey(key, result.config.apiKeys)
   if (key !== undefined && key !== '' && principal === undefined) {
     await app.close()
-    io.stderr.write(`Invalid configuration: ${STDIO_KEY_VARIABLE} must be one of the keys in API_KEYS.\n`)
+    io.stderr.write(new ConfigError(`${STDIO_KEY_VARIABLE} must be one of the keys in API_KEYS.`).report)
     return EXIT.invalid
   }
   const served = await serveMcpStdio({

@@ -74,6 +74,11 @@ export const RATE_LIMIT_DEFAULTS = { max: 1000, windowSeconds: 60 } as const
 
 export class ConfigError extends Error {
   override name = 'ConfigError'
+
+  /** What a start (or a command) says of it: one line naming the variable. */
+  get report (): string {
+    return `Invalid configuration: ${this.message}\n`
+  }
 }
 
 /** Reads and validates the configuration; throws a ConfigError naming the first bad variable. */

@@ -8,7 +8,7 @@ import closeWithGrace from 'close-with-grace'
 import fp from 'fastify-plugin'
 import type { FastifyBaseLogger, FastifyError, FastifyHttpOptions, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { pino, type LoggerOptions } from 'pino'
-import { DeclarationFileError, type LoadedFile } from './config-file/index.js'
+import { DeclarationFileError, refusalReport, type LoadedFile } from './config-file/index.js'
 import { closeAll } from './close-all.js'
 import declaredApp from './declared-app.js'
 import type { GatewayOptions } from './gateway.js'
@@ -166,12 +166,12 @@ function shutDownGracefully (listener: Server, generations: Generations<AppGener
 }
 
 /** The configuration from the environment; a bad variable is said on one line, and the process stops (exit 1). */
-export function configOrStop (env: Readonly<Record<string, string | undefined>>): Config {
+function configOrStop (env: Readonly<Record<string, string | undefined>>): Config {
   try {
     return loadConfig(env)
   } catch (error) {
     // loadConfig throws only ConfigErrors: one line naming the variable, then stop.
-    process.stderr.write(`Invalid configuration: ${(error as ConfigError).message}\n`)
+    process.stderr.write((error as ConfigError).report)
     process.exit(1)
   }
 }
@@ -251,7 +251,7 @@ async function listen (listener: Server, { port, host }: Pick<Config, 'port' | '
 }
 
 /** The file at `path`, read and checked; a file that cannot be read or is refused stops the start. */
-export async function readOrStop (path: string): Promise<LoadedFile> {
+async function readOrStop (path: string): Promise<LoadedFile> {
   try {
     return await readDeclarationFile(path)
   } catch (error) {
@@ -265,7 +265,7 @@ export async function readOrStop (path: string): Promise<LoadedFile> {
 }
 
 /** Every problem of the file on a line of its own, then stop before listening. */
-export function refuse (error: DeclarationFileError): never {
-  process.stderr.write(`Invalid declaration file (${error.lines.length} ${error.lines.length === 1 ? 'problem' : 'problems'}):\n${error.lines.join('\n')}\n`)
+function refuse (error: DeclarationFileError): never {
+  process.stderr.write(refusalReport(error.lines))
   process.exit(1)
 }

@@ -20,6 +20,11 @@ export class DeclarationFileError extends Error {
   }
 }
 
+/** What a start (or a check) says of a refused file: a count, then every problem on a line of its own. */
+export function refusalReport (lines: readonly string[]): string {
+  return `Invalid declaration file (${lines.length} ${lines.length === 1 ? 'problem' : 'problems'}):\n${lines.join('\n')}\n`
+}
+
 /** The file's problems, each as `path:line:column: /pointer: message`, in the order of the file. */
 export function declarationFileError (path: string, issues: readonly Issue[], locate: Locate): DeclarationFileError {
   const seen = new Set<string>()

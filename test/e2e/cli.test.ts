@@ -1,10 +1,8 @@
 // The `audience-gateway` command: its usage, help and exit codes, `check` and `openapi` on a user's
 // file over their own SQLite database (in process: a process adds nothing there), and `mcp --stdio`
 // spawned as a desktop client spawns it, driven by the official SDK's stdio client.
-import { execFile } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { promisify } from 'node:util'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
@@ -12,6 +10,7 @@ import Database from 'better-sqlite3'
 import t, { type Test } from 'tap'
 import { EXIT, run, STDIO_KEY_VARIABLE } from '../../src/cli.js'
 import { buildDeclaredApp } from '../helpers/declared-app.js'
+import { exited } from '../helpers/exited.js'
 import { codePath, NODE_ARGS, ROOT } from '../helpers/paths.js'
 
 // The stdio server and the command run as processes: seconds on a quiet machine, far more on a busy
@@ -194,12 +193,8 @@ t.test('a database out of reach is said on one line, with no stack, and exit 1',
 t.test('as a process, the exit code is the command\'s', async (t) => {
   const databaseUrl = await tasksDatabase(t)
   const started = async (...argv: string[]): Promise<{ code: number, stdout: string }> => {
-    try {
-      const { stdout } = await promisify(execFile)(process.execPath, [...NODE_ARGS, codePath('src/cli'), ...argv], { env: { ...process.env, DATABASE_URL: databaseUrl, TIME_ZONE: 'UTC' } })
-      return { code: 0, stdout }
-    } catch (error) {
-      return { code: (error as { code: number }).code, stdout: (error as { stdout: string }).stdout }
-    }
+    const { code, stdout } = await exited(process.execPath, [...NODE_ARGS, codePath('src/cli'), ...argv], { env: { ...process.env, DATABASE_URL: databaseUrl, TIME_ZONE: 'UTC' } })
+    return { code, stdout }
   }
   t.strictSame(await started('check', FILE), { code: EXIT.ok, stdout: `${FILE}: valid: 1 record, 1 source, 2 mounts\n` })
   t.equal((await started('check', join(ROOT, 'test/fixtures/cli/missing.gateway.json'))).code, EXIT.invalid)

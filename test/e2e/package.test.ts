@@ -13,6 +13,7 @@ import { promisify } from 'node:util'
 import Database from 'better-sqlite3'
 import t from 'tap'
 import { EXIT } from '../../src/cli.js'
+import { exited, type Exited } from '../helpers/exited.js'
 import { ROOT } from '../helpers/paths.js'
 
 // Packing, a served process and a TypeScript compile of the consumer: seconds each on a quiet
@@ -61,14 +62,7 @@ t.test('the installed command: help, check (good and bad), the document, and a f
   const file = join(home, 'my.gateway.json')
   await cp(join(ROOT, 'test/fixtures/cli/tasks.gateway.json'), file)
   const env = { ...process.env, DATABASE_URL: databaseUrl, TIME_ZONE: 'UTC', API_KEYS: KEY }
-  const command = async (...argv: string[]): Promise<{ code: number, stdout: string, stderr: string }> => {
-    try {
-      return { code: 0, ...await run(process.execPath, [cli, ...argv], { cwd: home, env }) }
-    } catch (error) {
-      const { code, stdout, stderr } = error as { code: number, stdout: string, stderr: string }
-      return { code, stdout, stderr }
-    }
-  }
+  const command = async (...argv: string[]): Promise<Exited> => await exited(process.execPath, [cli, ...argv], { cwd: home, env })
   t.match(await command('--help'), { code: EXIT.ok, stdout: /^Usage: audience-gateway <command>/ })
   t.match(await command('check', file), { code: EXIT.ok, stdout: `${file}: valid: 1 record, 1 source, 2 mounts\n` })
   await writeFile(join(home, 'bad.gateway.json'), '{ "records": {}, "sources": {}, "mounts": [{ "kind": "list" }] }\n')
@@ -89,16 +83,16 @@ t.test('the installed command: help, check (good and bad), the document, and a f
   })
   t.strictSame(await (await fetch(`${url}/tasks/2`, { headers: { authorization: `Bearer ${KEY}` } })).json(), { id: 2, title: 'Write the report', owner: 7 })
   t.match(await (await fetch(`${url}/tasks`, { headers: { 'x-audience': 'agent' } })).json(), { items: [{ id: 1, title: 'Water the plants' }, { id: 2 }], total_tasks: 2, has_more: false })
-  const exited = once(server, 'exit')
+  const stopped = once(server, 'exit')
   server.kill('SIGTERM')
-  t.strictSame((await exited)[0], 0, 'stopped cleanly on SIGTERM')
+  t.strictSame((await stopped)[0], 0, 'stopped cleanly on SIGTERM')
 })
 
 t.test('the typed library: a consumer project compiles against the package, and a wrong one does not', async (t) => {
   const project = join(home, 'consumer')
   await cp(join(ROOT, 'test/fixtures/consumer'), project, { recursive: true })
   await writeFile(join(project, 'package.json'), '{ "type": "module" }\n')
-  const compiled = await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', '.'], { cwd: project }).then(() => '', (error: { stdout: string }) => error.stdout)
+  const compiled = (await exited(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', '.'], { cwd: project })).stdout
   const errors = compiled.split('\n').filter((line) => line !== '')
   t.strictSame(errors.filter((line) => !line.startsWith('wrong.ts')), [], 'the project of a user\'s own compiles: app.mount, app.store, its tables')
   t.match(errors, [/^wrong\.ts\(\d+,\d+\): error TS2345: Argument of type '"no_such_table"' is not assignable/], 'a table it never declared is a type error')
