@@ -71,7 +71,7 @@ export function sendProblem (error: FastifyError | Error, request: FastifyReques
   body.request_id = request.id
   request.problemType = body.type
   // A 5xx the gateway chose (shutting down, overloaded) is a state, not a fault: no stack to read.
-  if (status >= 500 && isProblemCode((error as { code?: unknown }).code)) request.log.warn({ status, type: body.type }, 'request refused')
+  if (status >= 500 && isProblemCode((error as { code?: unknown }).code)) request.log.warn({ status, type: body.type, detail: body.detail }, 'request refused')
   else if (status >= 500) request.log.error({ err: error }, 'request failed')
   else request.log.info({ status, type: body.type }, 'request rejected')
   return reply.code(status).headers(headers).type(PROBLEM_MEDIA_TYPE).send(body)

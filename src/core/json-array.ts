@@ -14,8 +14,8 @@ export interface Whole {
 }
 
 /**
- * Reads the first batch before anything is sent, so a store that fails fails the request with a
- * proper error status; later failures can only cut the stream short. A `whole` is handed the list's
+ * Reads and writes the first batch before anything is sent, so a store that fails, or a first row
+ * refused, fails the request with a proper error status; later failures can only cut the stream short. A `whole` is handed the list's
  * text once every row is written, if it is short enough: a longer list stops being recorded, and
  * one that fails or is cut short is never handed over.
  */
@@ -24,7 +24,16 @@ export async function jsonArrayStream<Row> (batches: AsyncIterable<readonly Row[
   let first = await source.next()
   // An empty batch says nothing yet: the first rows (or the end) decide.
   while (first.done !== true && first.value.length === 0) first = await source.next()
-  const generator = whole === undefined ? chunks(first, source, serialize) : recorded(chunks(first, source, serialize), whole)
+  // The first rows are written before anything is sent too: a row refused there (a NULL its
+  // record does not admit) fails the request with its status, not a cut stream.
+  let opening: string
+  try {
+    opening = first.done === true ? '[]' : '[' + written(first.value, serialize)
+  } catch (error) {
+    await source.return(undefined)
+    throw error
+  }
+  const generator = whole === undefined ? chunks(opening, first.done === true, source, serialize) : recorded(chunks(opening, first.done === true, source, serialize), whole)
   const iterator: AsyncIterator<string> = {
     next: async () => await generator.next(),
     // The source is closed here too: a response closed before its first read (a client gone while
@@ -43,12 +52,12 @@ async function * owned<Row> (batches: AsyncIterable<readonly Row[]>): AsyncGener
   yield * batches
 }
 
-async function * chunks<Row> (first: IteratorResult<readonly Row[]>, rest: AsyncGenerator<readonly Row[], void, undefined>, serialize: (row: Row) => string): AsyncGenerator<string> {
-  if (first.done === true) {
-    yield '[]'
+async function * chunks<Row> (opening: string, ended: boolean, rest: AsyncGenerator<readonly Row[], void, undefined>, serialize: (row: Row) => string): AsyncGenerator<string> {
+  if (ended) {
+    yield opening
     return
   }
-  let chunk = '[' + written(first.value, serialize)
+  let chunk = opening
   try {
     for (;;) {
       // Written before the next batch is read: the first byte leaves with the first batch.

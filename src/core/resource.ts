@@ -13,6 +13,7 @@ import type { ProblemCode } from './errors.js'
 import { MountError, type Mount, type MountSettings } from './mount.js'
 import { byteBodies, listBodies, recordBodies, textBodies, type Bodies } from './schemas.js'
 import { serveBytes } from './serve-bytes.js'
+import { refusingNulls } from './stored-values.js'
 import { compileSerializer } from './serializer.js'
 import { serveList, serveRecord, serveText, type Call, type Served } from './serve.js'
 import { validators } from './validators.js'
@@ -72,7 +73,7 @@ export function compileMount (mount: Mount, settings: MountSettings): Resource {
   }
   const projection = buildProjection(mount.declaration.schema, { name: `Route '${mount.name}'`, overrides: mount.overrides, timeZone: settings.timeZone })
   const items = recordBodies(mount.declaration, projection, settings, mount.schemaName)
-  const { present } = mount.declaration
+  const present = refusingNulls(mount.declaration, mount.declaration.present)
   if (mount.kind === 'retrieve') {
     const query = closedQuery(mount.arguments, {})
     const plan = { source: mount.source, present, projection, check: argumentChecker({ query, params: mount.params }, compile) }
@@ -133,6 +134,8 @@ function problemsOf (mount: Mount): ProblemCode[] {
     'AG_RATE_LIMITED',
     // A store's: a whole list it streams counts against its caller's share of the readers.
     ...(sourced ?? (mount.kind === 'list' ? ['AG_TOO_MANY_STREAMS', 'AG_STORE_UNAVAILABLE'] as const : ['AG_STORE_UNAVAILABLE'] as const)),
+    // A record's rows are refused when they hold what the record does not admit (stored-values.ts); an upstream's already are, as its fault.
+    ...(sourced === undefined && (mount.kind === 'list' || mount.kind === 'retrieve') ? ['AG_STORED_VALUE_INVALID'] as const : []),
     'AG_OVERLOADED'
   ]
 }
