@@ -287,3 +287,21 @@ function forLuxon (value: string): string {
   if (!LUXON_UNREADABLE.test(value)) return value
   return value.replace(/^(.{10})[t ]/, '$1T').replace(/z$/, 'Z').replace(/^(.{10}T\d{2}:\d{2}):60/, '$1:59')
 }
+
+/**
+ * A stored date-time's text as RFC 3339 writes it, naming the same instant: a `T` between date and
+ * time, seconds written, an offset of its own kept (as `±HH:MM`), and a text without one read as wall time in `zone`
+ * (`UTC`, or an IANA zone) and given that zone's offset at that time. Undefined when the text is not
+ * a real date-time (a bare date included), or has no offset and no `zone` says how to read it.
+ */
+export function storedInstant (text: string, zone: string | undefined): string | undefined {
+  const parts = ISO_PARTS.exec(text)
+  if (parts === null || parts[4] === undefined) return undefined
+  const [, , , , hour, minute, second, fraction, zulu, sign, hours, minutes] = parts
+  const offset = zulu !== undefined ? 'Z' : sign !== undefined ? `${sign}${hours}:${minutes ?? '00'}` : undefined
+  if (offset === undefined && zone === undefined) return undefined
+  const moment = DateTime.fromISO(forLuxon(text), { zone: zone ?? 'UTC', setZone: true })
+  if (!moment.isValid) return undefined
+  const clock = `${hour}:${minute}:${second ?? '00'}${fraction === undefined ? '' : `.${fraction}`}`
+  return `${text.slice(0, 10)}T${clock}${offset ?? (zone === 'UTC' ? 'Z' : moment.toFormat('ZZ'))}`
+}

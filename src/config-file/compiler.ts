@@ -7,12 +7,13 @@ import type { Validators } from '../core/validators.js'
 import type { Marking, RecordDeclaration } from '../declare/index.js'
 import { scope, signedIn, unrestricted, type Permission } from '../permissions.js'
 import { upstreamClient, type UpstreamClient, type UpstreamObserver } from '../sources/upstream/index.js'
+import type { Catalogue } from '../store/catalogue/index.js'
 import type { Store } from '../store/store.js'
 import { declarationFileError, pointerOf, type Issue } from './errors.js'
 import type { LoadedFile } from './loader.js'
 import { compileRecords, markingOf } from './records.js'
 import type { BytesMountDeclaration, MountDeclaration, ParamDeclaration, RecordMountDeclaration, TextMountDeclaration, UpstreamDeclaration } from './schema.js'
-import { tableBytes, tableSource, tablesOf, tableText, upstreamSource, type Sourced, type Tables } from './sources.js'
+import { tableBytes, tableSource, tablesOf, tableText, upstreamSource, type Sourced } from './sources.js'
 
 /** A mount, with where the file declares it (to point at a refusal `app.mount` raises). */
 export interface DeclaredMount {
@@ -70,7 +71,7 @@ export async function compileDeclarations (file: LoadedFile, context: CompileCon
 interface Known {
   readonly records: ReadonlyMap<string, RecordDeclaration>
   readonly clients: ReadonlyMap<string, UpstreamClient>
-  readonly tables: Tables
+  readonly tables: Catalogue
 }
 
 /** A text or bytes mount: one column of the table row its path parameters name. */
@@ -124,7 +125,7 @@ function mountOf (declared: RecordMountDeclaration, at: string, known: Known, fi
     if (!Object.hasOwn(record.schema.properties, field)) issues.push({ pointer: `${at}/overrides/${pointerOf(field).slice(1)}`, message: `names no field of record ${record.name}` })
   }
   const params = declared.kind === 'retrieve' ? Object.keys(declared.params) : []
-  const reading = { kind: declared.kind, record, params, at: pointerOf('sources', declared.source), mountAt: at }
+  const reading = { kind: declared.kind, record, params, at: pointerOf('sources', declared.source), mountAt: at, recordAt: pointerOf('records', declared.record) }
   let sourced: Sourced
   if ('upstream' in source) {
     const client = known.clients.get(source.upstream)

@@ -131,12 +131,14 @@ const Record_ = closed({
 
 const ColumnMapping = Type.Unsafe({
   type: ['string', 'object'],
-  description: 'The column a field is read from: its name, or `{ "column", "json", "omitNull" }`.',
+  description: 'The column a field is read from: its name, or `{ "column", "json", "omitNull", "cast", "stored" }`.',
   additionalProperties: false,
   properties: {
     column: { type: 'string', description: 'The column (default: the field\'s name).' },
     json: { type: 'boolean', description: 'The column holds JSON text, parsed into the value.' },
-    omitNull: { type: 'boolean', description: 'A NULL leaves the field out of the row (for an `optional` field).' }
+    omitNull: { type: 'boolean', description: 'A NULL leaves the field out of the row (for an `optional` field).' },
+    cast: { enum: ['text'], description: 'Read the column as its text (`CAST(column AS TEXT)`): a `string` or `decimal` field over a number column.' },
+    stored: { type: 'string', minLength: 1, description: 'How a `date-time` field\'s text or timestamp-without-time-zone column holds its instants: `UTC` (the default, as SQLite\'s CURRENT_TIMESTAMP writes them), an IANA zone whose wall time it holds (`Europe/Paris`), or `offset` (each value carries its own). Served as RFC 3339 with the instant unchanged.' }
   }
 })
 
@@ -146,8 +148,9 @@ const TableSource = closed({
     type: ['string', 'array'],
     items: { type: 'string' },
     minItems: 1,
-    description: 'The columns rows are ordered by, a stable key (`id`, or `["posted_at", "id"]`); `-id` is descending.'
+    description: 'The columns rows are ordered by, a key no two rows share (`id`, or `["posted_at", "id"]`: a primary key or unique index among them); `-id` is descending.'
   }),
+  unique: Type.Optional(Type.Array(Type.String(), { minItems: 1, description: 'Of a view, which publishes no keys: columns no two of its rows share, so that an order including them is stable.' })),
   fields: Type.Optional(map(ColumnMapping, 'Where a field is read from, where the column is not named like it.')),
   seek: Type.Optional(Type.Boolean({ description: 'Deep pages start from anchors of the order key instead of skipping rows: only for one ascending, unique, indexed column (a primary key).' }))
 }, { description: 'Rows of a table or view, ordered by a stable key.' })
@@ -416,11 +419,12 @@ export interface RecordDeclarationEntry {
   readonly affordances?: Readonly<Record<string, AffordanceDeclaration>>
 }
 
-export type ColumnMapping = string | { readonly column?: string, readonly json?: boolean, readonly omitNull?: boolean }
+export type ColumnMapping = string | { readonly column?: string, readonly json?: boolean, readonly omitNull?: boolean, readonly cast?: 'text', readonly stored?: string }
 
 export interface TableSourceDeclaration {
   readonly table: string
   readonly orderBy: string | readonly string[]
+  readonly unique?: readonly string[]
   readonly fields?: Readonly<Record<string, ColumnMapping>>
   readonly seek?: boolean
 }

@@ -2,6 +2,8 @@
 // (checked against the database: the table and every column a mount reads must exist), or an
 // upstream endpoint read through one client per declared upstream.
 import { sql, type Kysely } from 'kysely'
+import { namesOneRow, readCatalogue, type Catalogue, type TableInfo } from '../store/catalogue/index.js'
+import { columnReading, type FieldMapping } from './columns.js'
 import type { RecordDeclaration } from '../declare/index.js'
 import type { Validators } from '../core/validators.js'
 import { kyselyRecordSource, kyselySource } from '../sources/kysely.js'
@@ -14,9 +16,6 @@ import {
 import type { Store } from '../store/store.js'
 import type { Issue } from './errors.js'
 import type { TableSourceDeclaration, UpstreamPagingDeclaration, UpstreamSourceDeclaration } from './schema.js'
-
-/** Every table and view of the store's schema, with its columns. */
-export type Tables = ReadonlyMap<string, ReadonlySet<string>>
 
 /** What a mount reads its rows from. */
 export interface Sourced {
@@ -32,34 +31,56 @@ export interface Reading {
   /** Where the source is declared, and where the mount is, for problems. */
   readonly at: string
   readonly mountAt: string
+  /** Where the record is declared, for problems of one of its fields. */
+  readonly recordAt: string
 }
 
 /** The tables and views of the schema the store reads (PostgreSQL: its search_path's first). */
-export async function tablesOf (store: Pick<Store<any>, 'db' | 'kind'>): Promise<Tables> {
-  const db = store.db as Kysely<any>
-  const current = store.kind === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0].schema : undefined
-  const tables = await db.introspection.getTables()
-  return new Map(tables.filter((table) => current === undefined || table.schema === current).map((table) => [table.name, new Set(table.columns.map((column) => column.name))]))
+export async function tablesOf (store: Pick<Store<any>, 'db' | 'kind'>): Promise<Catalogue> {
+  return await readCatalogue(store)
 }
 
-/** The source of a table or view, for one mount; each column it reads checked to exist. */
-export function tableSource (declared: TableSourceDeclaration, reading: Reading, store: Pick<Store<any>, 'db' | 'stream' | 'counts'> & Partial<Pick<Store<any>, 'versionTag' | 'dataVersion'>>, tables: Tables, issues: Issue[]): Sourced {
+/**
+ * The source of a table or view, for one mount: each column it reads checked to exist and to hold
+ * what its field declares, and its order to name one row.
+ */
+export function tableSource (declared: TableSourceDeclaration, reading: Reading, store: Pick<Store<any>, 'db' | 'kind' | 'stream' | 'counts'> & Partial<Pick<Store<any>, 'versionTag' | 'dataVersion'>>, tables: Catalogue, issues: Issue[]): Sourced {
   const { at } = reading
-  const columns = columnsOf(declared, tables, at, issues)
-  if (columns === undefined) return {}
+  const table = tableOf(declared, tables, at, issues)
+  if (table === undefined) return {}
+  const columns = new Map(table.columns.map((column) => [column.name, column]))
   const missing = (column: string, pointer: string, why: string): boolean => {
     if (columns.has(column)) return false
-    issues.push({ pointer, message: `${why} column "${column}", which table "${declared.table}" does not have; its columns: ${[...columns].join(', ')}` })
+    issues.push({ pointer, message: `${why} column "${column}", which table "${declared.table}" does not have; its columns: ${[...columns.keys()].join(', ')}` })
     return true
   }
   const { affordances: _computed, ...fields } = reading.record.schema.properties
-  const mapped = Object.keys(fields).map((field) => ({ field, ...mappingOf(declared, field) }))
+  const mapped = Object.keys(fields).map((field) => mappingOf(declared, field))
   for (const name of Object.keys(declared.fields ?? {})) {
     if (!Object.hasOwn(fields, name)) issues.push({ pointer: `${at}/fields/${name}`, message: `maps "${name}", which record ${reading.record.name} does not declare` })
   }
-  let broken = mapped.map(({ field, column }) => missing(column, declared.fields?.[field] === undefined ? `${at}/table` : `${at}/fields/${field}`, `record ${reading.record.name}'s field "${field}" reads`)).includes(true)
+  const fieldAt = (field: string): string => declared.fields?.[field] === undefined ? `${reading.recordAt}/fields/${pointerSegment(field)}` : `${at}/fields/${pointerSegment(field)}`
+  const conversions: Array<{ field: string, convert: (value: unknown) => unknown }> = []
+  let broken = false
+  for (const mapping of mapped) {
+    if (missing(mapping.column, fieldAt(mapping.field), `record ${reading.record.name}'s field "${mapping.field}" reads`)) {
+      broken = true
+      continue
+    }
+    const read = columnReading(reading.record, mapping, columns.get(mapping.column)!, declared.table, store.kind)
+    if ('problem' in read) {
+      issues.push({ pointer: fieldAt(mapping.field), message: `record ${reading.record.name}'s field "${mapping.field}" ${read.problem}` })
+      broken = true
+    } else if (read.convert !== undefined) {
+      conversions.push({ field: mapping.field, convert: read.convert })
+    }
+  }
   const order = (typeof declared.orderBy === 'string' ? [declared.orderBy] : declared.orderBy).map((key) => key.startsWith('-') ? { column: key.slice(1), direction: 'desc' as const } : { column: key, direction: 'asc' as const })
   broken = order.map(({ column }) => missing(column, `${at}/orderBy`, 'it is ordered by')).includes(true) || broken
+  if (!broken && reading.kind === 'list' && !orderNamesOneRow(declared, table, order.map(({ column }) => column))) {
+    issues.push({ pointer: `${at}/orderBy`, message: orderRefusal(declared, table, reading.mountAt) })
+    broken = true
+  }
   if (declared.seek === true && (order.length !== 1 || order[0].direction !== 'asc')) {
     issues.push({ pointer: `${at}/seek`, message: 'seeks by one ascending order key; order it by one column, ascending, or leave seek out' })
     broken = true
@@ -73,18 +94,31 @@ export function tableSource (declared: TableSourceDeclaration, reading: Reading,
 
   const db = store.db as Kysely<any>
   const query = (): any => {
-    let selected = db.selectFrom(declared.table).select((eb: any) => mapped.map(({ field, column }) => column === field ? eb.ref(column) : eb.ref(column).as(field)))
+    let selected = db.selectFrom(declared.table).select((eb: any) => mapped.map(({ field, column, cast }) => cast === 'text' ? sql`cast(${sql.ref(column)} as text)`.as(field) : column === field ? eb.ref(column) : eb.ref(column).as(field)))
     for (const { column, direction } of order) selected = selected.orderBy(column, direction)
     return selected
   }
   const decoded = mapped.filter(({ json, omitNull }) => json || omitNull)
-  const decode = decoded.length === 0 ? undefined : (row: Record<string, unknown>) => decodeRow(row, decoded)
+  const decode = decoded.length === 0 && conversions.length === 0 ? undefined : (row: Record<string, unknown>) => decodeRow(row, decoded, conversions)
   // A filter compares the column itself: WHERE cannot name the field a column is selected as.
   const renamed = Object.fromEntries(mapped.filter(({ field, column }) => field !== column).map(({ field, column }) => [field, column]))
   if (reading.kind === 'list') return { list: kyselySource(store, query, { decode, columns: renamed, ...(declared.seek === true ? { keyset: { column: order[0].column } } : {}) }) }
   return {
     record: kyselyRecordSource((args: Record<string, unknown>) => keys.reduce((selected, { column, param }) => selected.where(column, '=', args[param]), query()), { decode })
   }
+}
+
+/** True when no two rows share the order's columns: they include a unique set of the table, or the source says so of a view. */
+function orderNamesOneRow (declared: TableSourceDeclaration, table: TableInfo, columns: readonly string[]): boolean {
+  return table.view ? declared.unique !== undefined && declared.unique.every((column) => columns.includes(column)) : namesOneRow(table, columns)
+}
+
+/** Why an order that may tie is refused, and what would make it name one row. */
+function orderRefusal (declared: TableSourceDeclaration, table: TableInfo, mountAt: string): string {
+  const why = `pages of a list (${mountAt}) must follow an order no two rows share, or rows with equal keys could repeat or go missing from one page to the next`
+  if (table.view) return `${why}; a view publishes no keys: say which of its columns name one row with "unique" (e.g. ["id"]) and order by them, last`
+  const keys = table.unique.map((key) => key.join(' + '))
+  return `${why}; add a column that does as the last key${keys.length === 0 ? `: table "${table.name}" has no primary key nor unique index` : ` (table "${table.name}" has ${keys.map((key) => `"${key}"`).join(', ')})`}`
 }
 
 /** What a text mount reads: the column holding the text, and the path parameters naming its row. */
@@ -95,25 +129,26 @@ export interface TextReading {
 }
 
 /** The text in one column of the row the path parameters name; each column checked to exist. */
-export function tableText (declared: TableSourceDeclaration, reading: TextReading, store: Pick<Store<any>, 'db'>, tables: Tables, issues: Issue[]): TextSource<Record<string, unknown>> | undefined {
+export function tableText (declared: TableSourceDeclaration, reading: TextReading, store: Pick<Store<any>, 'db'>, tables: Catalogue, issues: Issue[]): TextSource<Record<string, unknown>> | undefined {
   const row = columnRow(declared, reading, 'a text reads', store, tables, issues)
   return row === undefined ? undefined : recordTextSource(row, ({ value }) => linesOf(value))
 }
 
 /** The bytes in one column of the row the path parameters name (a text column's as UTF-8); each column checked to exist. */
-export function tableBytes (declared: TableSourceDeclaration, reading: TextReading, store: Pick<Store<any>, 'db'>, tables: Tables, issues: Issue[]): ByteSource<Record<string, unknown>> | undefined {
+export function tableBytes (declared: TableSourceDeclaration, reading: TextReading, store: Pick<Store<any>, 'db'>, tables: Catalogue, issues: Issue[]): ByteSource<Record<string, unknown>> | undefined {
   const row = columnRow(declared, reading, 'bytes are read from', store, tables, issues)
   return row === undefined ? undefined : recordBytesSource(row, ({ value }) => typeof value === 'string' ? Buffer.from(value, 'utf8') : value as Uint8Array | null)
 }
 
 /** The one column a text or bytes mount reads, of the row its path parameters name. */
-function columnRow (declared: TableSourceDeclaration, reading: TextReading, what: string, store: Pick<Store<any>, 'db'>, tables: Tables, issues: Issue[]): RecordSource<Record<string, unknown>, { value: unknown }> | undefined {
-  const columns = columnsOf(declared, tables, reading.at, issues)
-  if (columns === undefined) return undefined
+function columnRow (declared: TableSourceDeclaration, reading: TextReading, what: string, store: Pick<Store<any>, 'db'>, tables: Catalogue, issues: Issue[]): RecordSource<Record<string, unknown>, { value: unknown }> | undefined {
+  const table = tableOf(declared, tables, reading.at, issues)
+  if (table === undefined) return undefined
+  const columns = table.columns.map(({ name }) => name)
   const keys = reading.params.map((param) => ({ param, column: mappingOf(declared, param).column }))
-  const missing = [reading.column, ...keys.map(({ column }) => column)].filter((column) => !columns.has(column))
+  const missing = [reading.column, ...keys.map(({ column }) => column)].filter((column) => !columns.includes(column))
   if (missing.length > 0) {
-    issues.push({ pointer: reading.at, message: `${what} column ${missing.map((column) => `"${column}"`).join(', ')}, which table "${declared.table}" does not have; its columns: ${[...columns].join(', ')}` })
+    issues.push({ pointer: reading.at, message: `${what} column ${missing.map((column) => `"${column}"`).join(', ')}, which table "${declared.table}" does not have; its columns: ${columns.join(', ')}` })
     return undefined
   }
   const db = store.db as Kysely<any>
@@ -157,11 +192,11 @@ export function upstreamSource (declared: UpstreamSourceDeclaration, reading: Re
   }
 }
 
-/** The columns of the source's table, or undefined (and the issue) when the database has no such table. */
-function columnsOf (declared: TableSourceDeclaration, tables: Tables, at: string, issues: Issue[]): ReadonlySet<string> | undefined {
-  const columns = tables.get(declared.table)
-  if (columns === undefined) issues.push({ pointer: `${at}/table`, message: `the database has no table or view "${declared.table}"; it has: ${[...tables.keys()].join(', ') || 'none'}` })
-  return columns
+/** The source's table, or undefined (and the issue) when the database has no such table. */
+function tableOf (declared: TableSourceDeclaration, tables: Catalogue, at: string, issues: Issue[]): TableInfo | undefined {
+  const table = tables.get(declared.table)
+  if (table === undefined) issues.push({ pointer: `${at}/table`, message: `the database has no table or view "${declared.table}"; it has: ${[...tables.keys()].join(', ') || 'none'}` })
+  return table
 }
 
 function pagingOf (declared: UpstreamPagingDeclaration): UpstreamPaging {
@@ -173,18 +208,23 @@ function pagingOf (declared: UpstreamPagingDeclaration): UpstreamPaging {
   }
 }
 
-function mappingOf (declared: TableSourceDeclaration, field: string): { column: string, json: boolean, omitNull: boolean } {
+function mappingOf (declared: TableSourceDeclaration, field: string): FieldMapping {
   const mapping = declared.fields?.[field]
-  if (mapping === undefined || typeof mapping === 'string') return { column: mapping ?? field, json: false, omitNull: false }
-  return { column: mapping.column ?? field, json: mapping.json === true, omitNull: mapping.omitNull === true }
+  if (mapping === undefined || typeof mapping === 'string') return { field, column: mapping ?? field, json: false, omitNull: false }
+  return { field, column: mapping.column ?? field, json: mapping.json === true, omitNull: mapping.omitNull === true, cast: mapping.cast, stored: mapping.stored }
 }
 
-function decodeRow (row: Record<string, unknown>, decoded: ReadonlyArray<{ field: string, json: boolean, omitNull: boolean }>): Record<string, unknown> {
+function decodeRow (row: Record<string, unknown>, decoded: readonly FieldMapping[], conversions: ReadonlyArray<{ field: string, convert: (value: unknown) => unknown }>): Record<string, unknown> {
   const out = { ...row }
   for (const { field, json, omitNull } of decoded) {
     const value = out[field]
     if (value === null && omitNull) delete out[field]
     else if (json && typeof value === 'string') out[field] = JSON.parse(value)
   }
+  for (const { field, convert } of conversions) out[field] = convert(out[field])
   return out
+}
+
+function pointerSegment (name: string): string {
+  return name.replaceAll('~', '~0').replaceAll('/', '~1')
 }

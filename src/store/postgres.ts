@@ -21,6 +21,19 @@ export interface PostgresStore<DB> {
  */
 export const SET_UP_LOCK = 0x61_75_64_67
 
+/**
+ * Dates and timestamps are handed over as PostgreSQL writes them, values as stored. pg's own
+ * parsers make a JavaScript Date of each: a `date` or a `timestamp` (without time zone) names no
+ * instant, and becomes one in the zone of the process, shifted wherever that zone is not UTC (a
+ * declaration says how a timestamp's wall time is read: config-file/columns.ts); a `timestamptz`
+ * loses its microseconds.
+ */
+const AS_WRITTEN = new Set<number>([pg.types.builtins.DATE, pg.types.builtins.TIMESTAMP, pg.types.builtins.TIMESTAMPTZ])
+
+function typeParser (oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
+  return AS_WRITTEN.has(oid) ? (value) => value : pg.types.getTypeParser(oid, format)
+}
+
 /** Connects lazily: no connection is opened before the first query. */
 export function connectPostgres<DB> (url: string, options: StoreOptions = {}): PostgresStore<DB> {
   const { connectionString, options: startup, schema } = postgresSettings(url)
@@ -33,7 +46,8 @@ export function connectPostgres<DB> (url: string, options: StoreOptions = {}): P
     // 'timeout exceeded when trying to connect', which errors.ts maps to a 503 the client may retry.
     connectionTimeoutMillis: options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS,
     // Idle connections do not keep the process alive on their own (the listener does, while it serves).
-    allowExitOnIdle: true
+    allowExitOnIdle: true,
+    types: { getTypeParser: typeParser }
   })
   // Without a listener, an idle client's failure would be an uncaught error ending the process.
   pool.on('error', (error) => { options.onConnectionError?.(error) })
