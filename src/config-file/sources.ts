@@ -12,7 +12,7 @@ import {
   cursorPaging, offsetPaging, pageLinkPaging, singlePaging, upstreamList, upstreamPath, upstreamRecord, type UpstreamClient, type UpstreamPaging
 } from '../sources/upstream/index.js'
 import type { Store } from '../store/store.js'
-import type { Issue } from './errors.js'
+import { pointerOf, type Issue } from './errors.js'
 import type { TableSourceDeclaration, UpstreamPagingDeclaration, UpstreamSourceDeclaration } from './schema.js'
 
 /** Every table and view of the store's schema, with its columns. */
@@ -57,7 +57,9 @@ export function tableSource (declared: TableSourceDeclaration, reading: Reading,
   for (const name of Object.keys(declared.fields ?? {})) {
     if (!Object.hasOwn(fields, name)) issues.push({ pointer: `${at}/fields/${name}`, message: `maps "${name}", which record ${reading.record.name} does not declare` })
   }
-  let broken = mapped.map(({ field, column }) => missing(column, declared.fields?.[field] === undefined ? `${at}/table` : `${at}/fields/${field}`, `record ${reading.record.name}'s field "${field}" reads`)).includes(true)
+  // A field read from the column of its own name is pointed at where it is declared; a mapped one at its mapping.
+  const fieldAt = (field: string): string => declared.fields?.[field] === undefined ? pointerOf('records', reading.record.name, 'fields', field) : `${at}/fields/${field}`
+  let broken = mapped.map(({ field, column }) => missing(column, fieldAt(field), `record ${reading.record.name}'s field "${field}" reads`)).includes(true)
   const order = (typeof declared.orderBy === 'string' ? [declared.orderBy] : declared.orderBy).map((key) => key.startsWith('-') ? { column: key.slice(1), direction: 'desc' as const } : { column: key, direction: 'asc' as const })
   broken = order.map(({ column }) => missing(column, `${at}/orderBy`, 'it is ordered by')).includes(true) || broken
   if (declared.seek === true && (order.length !== 1 || order[0].direction !== 'asc')) {

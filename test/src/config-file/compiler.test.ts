@@ -76,7 +76,7 @@ t.test('a mount on a missing table, column or order key is refused, naming it', 
     },
     mounts: [list(), list({ source: 'nothing', url: '/n', name: 'n' })]
   }), [
-    '/sources/books/table: record Book\'s field "isbn" reads column "isbn", which table "books" does not have; its columns: id, title, status, price, published_on, author_id',
+    '/records/Book/fields/isbn: record Book\'s field "isbn" reads column "isbn", which table "books" does not have; its columns: id, title, status, price, published_on, author_id',
     '/sources/books/orderBy: it is ordered by column "rank", which table "books" does not have; its columns: id, title, status, price, published_on, author_id',
     '/sources/books/fields/name: record Book\'s field "name" reads column "label", which table "books" does not have; its columns: id, title, status, price, published_on, author_id',
     '/sources/books/fields/extra: maps "extra", which record Book does not declare',
