@@ -13,7 +13,7 @@ import { declarationFileError, pointerOf, type Issue } from './errors.js'
 import type { LoadedFile } from './loader.js'
 import { compileRecords, markingOf } from './records.js'
 import type { BytesMountDeclaration, MountDeclaration, ParamDeclaration, RecordMountDeclaration, TextMountDeclaration, UpstreamDeclaration } from './schema.js'
-import { tableBytes, tableSource, tablesOf, tableText, upstreamSource, type Sourced, type Tables } from './sources.js'
+import { columnsOf, tableBytes, tableSource, tablesOf, tableText, upstreamSource, type Sourced, type Tables } from './sources.js'
 
 /** A mount, with where the file declares it (to point at a refusal `app.mount` raises). */
 export interface DeclaredMount {
@@ -52,6 +52,8 @@ export async function compileDeclarations (file: LoadedFile, context: CompileCon
   const clients = upstreamClients(declarations.upstreams ?? {}, context, issues)
   const close = async (): Promise<void> => { await Promise.all([...clients.values()].map(async (client) => { await client.close() })) }
   const tables = Object.values(declarations.sources).some((source) => 'table' in source) ? await tablesOf(context.store) : new Map()
+  // Every table source's table, read by a mount or not (a mount reading it says the same, said once).
+  for (const [name, source] of Object.entries(declarations.sources)) if ('table' in source) columnsOf(source, tables, pointerOf('sources', name), issues)
   const mounts: DeclaredMount[] = []
   const urls = new Map<string, number>()
   const names = new Map<string, number>()

@@ -160,7 +160,7 @@ export function upstreamSource (declared: UpstreamSourceDeclaration, reading: Re
 }
 
 /** The columns of the source's table, or undefined (and the issue) when the database has no such table. */
-function columnsOf (declared: TableSourceDeclaration, tables: Tables, at: string, issues: Issue[]): ReadonlySet<string> | undefined {
+export function columnsOf (declared: TableSourceDeclaration, tables: Tables, at: string, issues: Issue[]): ReadonlySet<string> | undefined {
   const columns = tables.get(declared.table)
   if (columns === undefined) issues.push({ pointer: `${at}/table`, message: `the database has no table or view "${declared.table}"; it has: ${[...tables.keys()].join(', ') || 'none'}` })
   return columns
