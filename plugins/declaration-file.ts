@@ -1,10 +1,9 @@
-// Serves a declaration file's mounts: compiled against the store once it is open, then mounted with
+// Serves a declaration file's mounts: compiled against the store once it is open, each mounted with
 // `app.mount` like any TypeScript resource. A mount the core refuses is refused naming its place in
-// the file, with every other problem found, before anything listens.
+// the file, with every other problem found (the schema's and the database's too), before anything listens.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { compileDeclarations, type LoadedFile } from '../src/config-file/index.js'
-import { declarationFileError, type Issue } from '../src/config-file/errors.js'
 
 export interface DeclarationFileOptions {
   readonly file: LoadedFile
@@ -14,19 +13,14 @@ export interface DeclarationFileOptions {
 
 async function declarationFile (app: FastifyInstance, options: DeclarationFileOptions): Promise<void> {
   const { file } = options
-  const compiled = await compileDeclarations(file, { store: app.store, env: options.env, log: app.log, upstreamObserver: app.metrics.upstream, validators: app.validators })
-  const issues: Issue[] = []
-  for (const { mount, at } of compiled.mounts) {
-    try {
-      app.mount(mount)
-    } catch (error) {
-      issues.push({ pointer: at, message: (error as Error).message })
-    }
-  }
-  if (issues.length > 0) {
-    await compiled.close()
-    throw declarationFileError(file.path, issues, file.locate)
-  }
+  const compiled = await compileDeclarations(file, {
+    store: app.store,
+    env: options.env,
+    log: app.log,
+    upstreamObserver: app.metrics.upstream,
+    validators: app.validators,
+    mount: (mount) => { app.mount(mount) }
+  })
   app.addHook('onClose', compiled.close)
 }
 

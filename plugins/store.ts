@@ -13,7 +13,7 @@ declare module 'fastify' {
   }
 }
 
-export interface StoreOptions extends OpenOptions, Pick<OpenStoreOptions<GatewayDatabase>, 'maxReaders' | 'streamsPerClient'> {
+export interface StoreOptions extends OpenOptions, Pick<OpenStoreOptions<GatewayDatabase>, 'maxReaders' | 'streamsPerClient' | 'create'> {
   databaseUrl: string
   /** Makes sure of the tables (and rows) the routes read, on every start (default: none). */
   setUp?: (db: Kysely<GatewayDatabase>) => Promise<void>

@@ -15,7 +15,7 @@ import { ConfigError, loadConfig, type Config } from './config.js'
 import declaredApp from './declared-app.js'
 import { serveMcpStdio } from './mcp/stdio.js'
 import { readDeclarationFile } from './reload.js'
-import { appSettings, loggerOptions, serve, type FilelessApp } from './server.js'
+import { appSettings, loggerOptions, serve, startRefusal, type FilelessApp } from './server.js'
 import pkg from '../package.json' with { type: 'json' }
 
 export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const
@@ -45,15 +45,15 @@ const HELP_OPTION = { help: { type: 'boolean', short: 'h' } } as const
 
 const COMMANDS: Readonly<Record<string, Command>> = {
   serve: {
-    usage: 'audience-gateway serve [FILE]',
+    usage: 'audience-gateway serve [FILE] [--create-database]',
     summary: 'Serve FILE (or GATEWAY_CONFIG\'s file, or the demo) over HTTP',
-    help: 'Serves the declaration file FILE (JSON or YAML): its mounts as HTTP routes and MCP tools at /mcp, with its OpenAPI document at /openapi.json. Without FILE, the file GATEWAY_CONFIG names; without either, the demo. Configured by the environment (PORT, HOST, DATABASE_URL, API_KEYS, ...). SIGHUP reads FILE again; SIGTERM drains and stops.',
-    options: HELP_OPTION,
+    help: 'Serves the declaration file FILE (JSON or YAML): its mounts as HTTP routes and MCP tools at /mcp, with its OpenAPI document at /openapi.json. Without FILE, the file GATEWAY_CONFIG names; without either, the demo. Configured by the environment (PORT, HOST, DATABASE_URL, API_KEYS, ...). SIGHUP reads FILE again; SIGTERM drains and stops.\n\n  --create-database  create the SQLite file DATABASE_URL names (and its directory) when there is none; without it a missing file is refused, so a mistyped path makes no empty database. The demo creates its own.',
+    options: { ...HELP_OPTION, 'create-database': { type: 'boolean' } },
     min: 0,
     max: 1,
-    run: async ([path]) => {
+    run: async ([path], values) => {
       // The demo is loaded only when it is served: a user's file needs none of it.
-      await serve(path, async () => (await import('../demo/app.js')).default as FilelessApp)
+      await serve(path, async () => (await import('../demo/app.js')).default as FilelessApp, { createDatabase: values['create-database'] === true })
       return undefined
     }
   },
@@ -89,16 +89,19 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   }
 }
 
+/** The usage's first column: each command's usage, or an option, then two spaces. */
+const COLUMN = Math.max(...Object.values(COMMANDS).map((command) => command.usage.length - 'audience-gateway '.length)) + 2
+
 const USAGE = `Usage: audience-gateway <command> [options]
 
 One declaration, served to plain HTTP clients as raw JSON and to AI agents as projected, paged envelopes.
 
 Commands:
-${Object.values(COMMANDS).map((command) => `  ${command.usage.replace('audience-gateway ', '').padEnd(22)}${command.summary}`).join('\n')}
+${Object.values(COMMANDS).map((command) => `  ${command.usage.replace('audience-gateway ', '').padEnd(COLUMN)}${command.summary}`).join('\n')}
 
 Options:
-  -h, --help            Show this help, or a command's (audience-gateway <command> --help)
-  -v, --version         Print the version
+  ${'-h, --help'.padEnd(COLUMN)}Show this help, or a command's (audience-gateway <command> --help)
+  ${'-v, --version'.padEnd(COLUMN)}Print the version
 
 Exit codes: 0 ok, 1 invalid input (a file, a setting), 2 usage.
 Configured by the environment: PORT, HOST, DATABASE_URL, API_KEYS, TIME_ZONE, LOG_LEVEL, ...
@@ -174,13 +177,14 @@ async function built (path: string, io: Io, logger?: (config: Config) => pino.Lo
   }
   const app = Fastify(logger === undefined ? { logger: false } : { loggerInstance: logger(config) }) as unknown as FastifyInstance
   try {
-    await app.register(fp(declaredApp), { ...appSettings(config), file, env: io.env })
+    // A check never creates a database: a SQLite file that is not there is refused.
+    await app.register(fp(declaredApp), { ...appSettings(config), file, env: io.env, createDatabase: false })
     await app.ready()
   } catch (error) {
     await app.close()
     if (error instanceof DeclarationFileError) return fileRefused(error)
-    // What the start would end on (a database that cannot be reached): said on one line, no stack.
-    return refusedOnce(`Cannot start: ${(error as Error).message}\n`)
+    // What the start would end on (a database that cannot be reached, or is not there): said on one line, no stack.
+    return refusedOnce(startRefusal(error))
   }
   return { app, file, config }
 }

@@ -58,6 +58,8 @@ export type GatewayOptions = Pick<Config, 'databaseUrl' | 'timeZone' | 'apiKeys'
     tracing?: boolean
     /** The bytes of lists' answers kept while their data is unchanged; 0 keeps none (default 32 MiB). */
     responseCacheBytes?: number
+    /** A SQLite `databaseUrl` naming no file: created (with its directory) when true, the default; refused when false. */
+    createDatabase?: boolean
   }
 
 async function gateway (fastify: FastifyInstance, options: GatewayOptions): Promise<void> {
@@ -75,7 +77,7 @@ async function gateway (fastify: FastifyInstance, options: GatewayOptions): Prom
   await fastify.register(loadShedding, options.loadShedding ?? {})
   // State replicas share: rows in the store, rate-limit budgets and counted totals in Redis (if set).
   await fastify.register(redis, { url: options.redisUrl })
-  await fastify.register(store, { databaseUrl: options.databaseUrl, onQuery: options.onQuery, setUp: options.setUp, acquireTimeoutMs: options.acquireTimeoutMs, maxReaders: options.maxReaders, streamsPerClient: options.streamsPerClient, onCount: (outcome) => { fastify.metrics.count(outcome) } })
+  await fastify.register(store, { databaseUrl: options.databaseUrl, onQuery: options.onQuery, setUp: options.setUp, acquireTimeoutMs: options.acquireTimeoutMs, maxReaders: options.maxReaders, streamsPerClient: options.streamsPerClient, create: options.createDatabase, onCount: (outcome) => { fastify.metrics.count(outcome) } })
   await fastify.register(audience)
   await fastify.register(auth, { keys: options.apiKeys })
   await fastify.register(rateLimit, {

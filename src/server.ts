@@ -23,6 +23,7 @@ import { boundHeapGrowth } from './heap.js'
 import { problem } from './core/errors.js'
 import { problemOf } from './core/problem.js'
 import { processMetrics } from './observe/metrics.js'
+import { MissingDatabaseError } from './store/index.js'
 import { startTracing } from './observe/tracing.js'
 import pkg from '../package.json' with { type: 'json' }
 
@@ -184,11 +185,18 @@ export function appSettings (config: Config): Config & Pick<GatewayOptions, 'sta
 /** An app serving without a declaration file (the demo), with the settings the configuration gives. */
 export type FilelessApp = FastifyPluginAsync<Config & Omit<GatewayOptions, 'setUp' | 'tags' | 'info'>>
 
+/** How a start may treat its database. */
+export interface ServeOptions {
+  /** A SQLite DATABASE_URL naming no file is created for a declaration file (`serve --create-database`); without it, refused. */
+  readonly createDatabase?: boolean
+}
+
 /**
  * Serves the declaration file at `path` (else GATEWAY_CONFIG's, else `fileless`'s app) until a signal
- * ends it: `audience-gateway serve` and `npm start`.
+ * ends it: `audience-gateway serve` and `npm start`. The demo creates its own database; a file's is
+ * created only when `createDatabase` says so.
  */
-export async function serve (argument: string | undefined, fileless: () => Promise<FilelessApp>): Promise<void> {
+export async function serve (argument: string | undefined, fileless: () => Promise<FilelessApp>, { createDatabase = false }: ServeOptions = {}): Promise<void> {
   const config = configOrStop(process.env)
   // Before anything is loaded: the process stays near its live size however long a list is.
   boundHeapGrowth(config.heapGrowingPercent)
@@ -204,7 +212,7 @@ export async function serve (argument: string | undefined, fileless: () => Promi
   // Unencapsulated: the shutdown drains through the gateway's decorators.
   const build = async (declared: LoadedFile | undefined): Promise<AppGeneration> => await buildGeneration(options, async (generation) => {
     if (declared === undefined) await generation.register(fp(await fileless()), settings)
-    else await generation.register(fp(declaredApp), { ...settings, file: declared, env: process.env })
+    else await generation.register(fp(declaredApp), { ...settings, file: declared, env: process.env, createDatabase })
   })
   let first: AppGeneration
   try {
@@ -212,7 +220,9 @@ export async function serve (argument: string | undefined, fileless: () => Promi
   } catch (error) {
     // What the database says of the file's tables and columns, or the core of its mounts.
     if (error instanceof DeclarationFileError) refuse(error)
-    throw error
+    // Anything else (a database out of reach, or not there) is one line too, never a stack.
+    process.stderr.write(startRefusal(error))
+    process.exit(1)
   }
   const generations = new Generations(first)
   const listener = createListener(generations, LISTENER_LIMITS)
@@ -228,6 +238,17 @@ export async function serve (argument: string | undefined, fileless: () => Promi
     })
   }
   log.info(`Server listening at ${await listen(listener, config)}`)
+}
+
+/**
+ * What a start that cannot go on says, on one line: a SQLite file that is not there (a mistyped
+ * DATABASE_URL would otherwise make an empty one) with how to create one on purpose.
+ */
+export function startRefusal (error: unknown): string {
+  if (error instanceof MissingDatabaseError) {
+    return `Cannot start: DATABASE_URL names no SQLite file: ${error.path} does not exist. Set DATABASE_URL to an existing file, or create this one on purpose with \`audience-gateway serve --create-database\`.\n`
+  }
+  return `Cannot start: ${(error as Error).message}\n`
 }
 
 /** A Fastify of a generation's: the server's options, and one logger for them all. */

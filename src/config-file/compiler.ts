@@ -1,6 +1,7 @@
 // A loaded file compiled to the very mounts TypeScript declares (records, sources, `app.mount`'s
-// definitions), checked against the database it will read. Every problem is collected, pointed at
-// in the file, and thrown together. A pure function of the file, the store and the environment.
+// definitions), checked against the database it will read and mounted. Every problem (the schema's,
+// the database's, the core's refusal of a mount) is collected, pointed at in the file, and thrown
+// together. An entry the schema refused is not compiled, and naming it is no further problem.
 import Type, { type TObject, type TSchema } from 'typebox'
 import type { Mount } from '../core/mount.js'
 import type { Validators } from '../core/validators.js'
@@ -13,7 +14,7 @@ import { declarationFileError, pointerOf, type Issue } from './errors.js'
 import type { LoadedFile } from './loader.js'
 import { compileRecords, markingOf } from './records.js'
 import type { BytesMountDeclaration, MountDeclaration, ParamDeclaration, RecordMountDeclaration, TextMountDeclaration, UpstreamDeclaration } from './schema.js'
-import { tableBytes, tableSource, tablesOf, tableText, upstreamSource, type Sourced } from './sources.js'
+import { tableBytes, tableOf, tableSource, tablesOf, tableText, upstreamSource, type Sourced } from './sources.js'
 
 /** A mount, with where the file declares it (to point at a refusal `app.mount` raises). */
 export interface DeclaredMount {
@@ -38,29 +39,41 @@ export interface CompileContext {
   readonly upstreamObserver?: UpstreamObserver
   /** The app's checks (`app.validators`), which compile the upstream sources' row checks; absent, each source has a set of its own. */
   readonly validators?: Validators
+  /** Serves each compiled mount (`app.mount`); what it refuses is a problem of the file, at the mount. */
+  readonly mount?: (mount: Mount) => void
 }
 
 const PERMISSIONS: Readonly<Record<string, Permission>> = { 'signed-in': signedIn, unrestricted }
 
-/** The file's mounts; throws a DeclarationFileError naming every problem, before anything is served. */
+/** The file's mounts, each given to `context.mount`; throws a DeclarationFileError naming every problem, before anything is served. */
 export async function compileDeclarations (file: LoadedFile, context: CompileContext): Promise<Compiled> {
   const { declarations } = file
-  const issues: Issue[] = []
+  const issues: Issue[] = [...file.issues]
   const records = compileRecords(declarations.records, issues)
   const clients = upstreamClients(declarations.upstreams ?? {}, context, issues)
   const close = async (): Promise<void> => { await Promise.all([...clients.values()].map(async (client) => { await client.close() })) }
   const tables = Object.values(declarations.sources).some((source) => 'table' in source) ? await tablesOf(context.store) : new Map()
+  // Every table source's table, read by a mount or not (a mount reading it says the same, said once).
+  for (const [name, source] of Object.entries(declarations.sources)) if ('table' in source) tableOf(source, tables, pointerOf('sources', name), issues)
   const mounts: DeclaredMount[] = []
   const urls = new Map<string, number>()
   const names = new Map<string, number>()
   declarations.mounts.forEach((declared, index) => {
     const at = pointerOf('mounts', index)
+    if (file.refused.has(at)) return
     once(urls, routeKey(declared.url), index, `${at}/url`, `serves the URL of mount ${'#'}`, issues)
     once(names, declared.name, index, `${at}/name`, `is the name of mount ${'#'}`, issues)
     const known = { records, clients, tables }
     const mount = declared.kind === 'text' || declared.kind === 'bytes' ? columnMountOf(declared, at, known, file, context, issues) : mountOf(declared, at, known, file, context, issues)
     if (mount !== undefined) mounts.push({ mount, at })
   })
+  for (const { mount, at } of mounts) {
+    try {
+      context.mount?.(mount)
+    } catch (error) {
+      issues.push({ pointer: at, message: (error as Error).message })
+    }
+  }
   if (issues.length > 0) {
     await close()
     throw declarationFileError(file.path, issues, file.locate)
@@ -78,6 +91,7 @@ interface Known {
 function columnMountOf (declared: TextMountDeclaration | BytesMountDeclaration, at: string, known: Known, file: LoadedFile, context: CompileContext, issues: Issue[]): Mount | undefined {
   const { sources } = file.declarations
   const source = Object.hasOwn(sources, declared.source) ? sources[declared.source] : undefined
+  if (source === undefined && refusedEntry(file, 'sources', declared.source)) return undefined
   if (source === undefined || 'upstream' in source) {
     const what = declared.kind === 'text' ? 'a text reads' : 'bytes are read from'
     issues.push({ pointer: `${at}/source`, message: `${what} a table source; ${source === undefined ? 'it names none declared' : `"${declared.source}" is an upstream's`}` })
@@ -114,11 +128,11 @@ function routeOf (declared: MountDeclaration): Pick<Mount, 'name' | 'url' | 'sum
 function mountOf (declared: RecordMountDeclaration, at: string, known: Known, file: LoadedFile, context: CompileContext, issues: Issue[]): Mount | undefined {
   const { declarations } = file
   const record = known.records.get(declared.record)
-  if (!Object.hasOwn(declarations.records, declared.record)) {
+  if (!Object.hasOwn(declarations.records, declared.record) && !refusedEntry(file, 'records', declared.record)) {
     issues.push({ pointer: `${at}/record`, message: `names no declared record; declared: ${Object.keys(declarations.records).join(', ')}` })
   }
   const source = Object.hasOwn(declarations.sources, declared.source) ? declarations.sources[declared.source] : undefined
-  if (source === undefined) issues.push({ pointer: `${at}/source`, message: `names no declared source; declared: ${Object.keys(declarations.sources).join(', ')}` })
+  if (source === undefined && !refusedEntry(file, 'sources', declared.source)) issues.push({ pointer: `${at}/source`, message: `names no declared source; declared: ${Object.keys(declarations.sources).join(', ')}` })
   const overrides = overridesOf(declared, at, issues)
   if (record === undefined || source === undefined) return undefined
   for (const field of overrides.keys()) {
@@ -130,7 +144,7 @@ function mountOf (declared: RecordMountDeclaration, at: string, known: Known, fi
   if ('upstream' in source) {
     const client = known.clients.get(source.upstream)
     if (client === undefined) {
-      if (!Object.hasOwn(declarations.upstreams ?? {}, source.upstream)) {
+      if (!Object.hasOwn(declarations.upstreams ?? {}, source.upstream) && !refusedEntry(file, 'upstreams', source.upstream)) {
         issues.push({ pointer: `${reading.at}/upstream`, message: `names no declared upstream; declared: ${Object.keys(declarations.upstreams ?? {}).join(', ') || 'none'}` })
       }
       return undefined
@@ -193,6 +207,11 @@ function interpolated (value: string, at: string, env: CompileContext['env'], is
     if (set === undefined || set === '') issues.push({ pointer: at, message: `reads the environment variable ${name}, which is not set` })
     return set ?? ''
   })
+}
+
+/** Whether the schema refused the entry `name` of `part`: naming it is then no further problem. */
+function refusedEntry (file: LoadedFile, part: 'records' | 'sources' | 'upstreams', name: string): boolean {
+  return file.refused.has(pointerOf(part, name))
 }
 
 /** A URL as the router sees it: `/books/:id` and `/books/:key` are one route. */

@@ -2,14 +2,22 @@
 // and its line and column when the text could be read. Every problem is one line; a user's file
 // never ends in a stack trace.
 
+/** Line and column (1-based) in the file's text. */
+export interface Place {
+  readonly line: number
+  readonly column: number
+}
+
 /** One problem: where (a JSON pointer into the file) and what was expected. */
 export interface Issue {
   readonly pointer: string
   readonly message: string
+  /** Where in the text, when the pointer cannot say (the text itself does not parse). */
+  readonly at?: Place
 }
 
-/** Line and column (1-based) of the value at a pointer, when they can be found. */
-export type Locate = (pointer: string) => { readonly line: number, readonly column: number } | undefined
+/** Line and column of the value at a pointer, when they can be found. */
+export type Locate = (pointer: string) => Place | undefined
 
 export class DeclarationFileError extends Error {
   override name = 'DeclarationFileError'
@@ -28,7 +36,7 @@ export function refusalReport (lines: readonly string[]): string {
 /** The file's problems, each as `path:line:column: /pointer: message`, in the order of the file. */
 export function declarationFileError (path: string, issues: readonly Issue[], locate: Locate): DeclarationFileError {
   const seen = new Set<string>()
-  const located = issues.map((issue) => ({ ...issue, at: locate(issue.pointer) })).filter(({ pointer, message }) => {
+  const located = issues.map((issue) => ({ ...issue, at: issue.at ?? locate(issue.pointer) })).filter(({ pointer, message }) => {
     const key = `${pointer}\n${message}`
     return seen.has(key) ? false : seen.add(key) !== undefined
   })

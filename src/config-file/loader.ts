@@ -1,15 +1,22 @@
 // Reads a declaration file's text: JSON (or YAML, by its extension), every value located by line
-// and column, then checked against the published schema. A pure function of the text, so a reload
-// can run it again; the database is checked later, by the compiler.
+// and column, then checked against the published schema. What the schema refuses is carried, not
+// thrown: the entries it accepts go on to the compiler, which reports every problem together. A
+// pure function of the text, so a reload can run it again; the database is checked by the compiler.
 import { Ajv, type ErrorObject } from 'ajv'
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml'
+import { acceptedParts } from './accepted.js'
 import { declarationFileError, type Issue, type Locate } from './errors.js'
 import { DeclarationFileSchema, type DeclarationFile } from './schema.js'
 
-/** A file the schema accepted, with how to locate any of its values. */
+/** A file read, what the schema accepted of it and what it refused, with how to locate any of its values. */
 export interface LoadedFile {
   readonly path: string
+  /** What the schema accepted: the records, upstreams and sources it refused are left out; a refused mount keeps its place. */
   readonly declarations: DeclarationFile
+  /** What the schema refused, each problem pointed at; empty for a file it accepts whole. */
+  readonly issues: readonly Issue[]
+  /** The pointers of the entries refused (`/records/Book`, `/mounts/2`): the compiler reads none of them. */
+  readonly refused: ReadonlySet<string>
   readonly locate: Locate
 }
 
@@ -22,7 +29,10 @@ export const MAX_FILE_DEPTH = 64
 const ajv = new Ajv({ allErrors: true, verbose: true, discriminator: true, strict: true, strictTypes: false })
 const validate = ajv.compile(DeclarationFileSchema)
 
-/** The file at `path` read from `text`; throws a DeclarationFileError listing every problem. */
+/**
+ * The file at `path` read from `text`, with what the schema refused of it; throws a DeclarationFileError
+ * when there is nothing to go on with: text that does not parse, or a problem in the file's frame.
+ */
 export function loadDeclarationFile (path: string, source: string): LoadedFile {
   // Editors on some systems open a file with a byte order mark, which JSON.parse refuses.
   const text = source.replace(/^\uFEFF/, '')
@@ -33,14 +43,17 @@ export function loadDeclarationFile (path: string, source: string): LoadedFile {
   const parsed = yaml ? fromYaml(document, lines) : fromJson(text, document, lines)
   if ('issues' in parsed) throw declarationFileError(path, parsed.issues, () => undefined)
   if (depthOf(parsed.value) > MAX_FILE_DEPTH) throw declarationFileError(path, [{ pointer: '', message: `nests more than ${MAX_FILE_DEPTH} levels deep, which no declaration needs` }], () => undefined)
-  if (!validate(parsed.value)) throw declarationFileError(path, issuesOf(validate.errors as ErrorObject[]), locate)
-  return { path, declarations: parsed.value as DeclarationFile, locate }
+  if (validate(parsed.value)) return { path, declarations: parsed.value as DeclarationFile, issues: [], refused: new Set(), locate }
+  const errors = validate.errors as ErrorObject[]
+  const accepted = acceptedParts(parsed.value as Record<string, unknown>, errors)
+  if (accepted === undefined) throw declarationFileError(path, issuesOf(errors), locate)
+  return { path, ...accepted, issues: issuesOf(errors), locate }
 }
 
 type Parsed = { value: unknown } | { issues: Issue[] }
 
 function fromYaml (document: Document, lines: LineCounter): Parsed {
-  if (document.errors.length > 0) return { issues: document.errors.map((error) => atOffset(error.pos[0], lines, error.message.split('\n')[0])) }
+  if (document.errors.length > 0) return { issues: document.errors.map((error) => atOffset(error.pos[0], lines, `not YAML: ${error.message.split('\n')[0]}`)) }
   try {
     return { value: document.toJS() }
   } catch (error) {
@@ -70,19 +83,26 @@ function fromJson (text: string, document: Document, lines: LineCounter): Parsed
     value = JSON.parse(text)
   } catch (error) {
     const message = (error as Error).message
-    const position = /position (\d+)/.exec(message)
     const why = `not JSON: ${message.replace(/ in JSON at position \d+.*$/, '').replace(/,? ?".*" is not valid JSON$/, '')}`
-    return { issues: [position === null ? { pointer: '', message: why } : atOffset(Number(position[1]), lines, why)] }
+    const offset = offsetOf(message, text)
+    return { issues: [offset === undefined ? { pointer: '', message: why } : atOffset(offset, lines, why)] }
   }
   const duplicates = document.errors.filter((error) => error.code === 'DUPLICATE_KEY')
   if (duplicates.length > 0) return { issues: duplicates.map((error) => atOffset(error.pos[0], lines, 'a key is given twice in one object: the second would silently win')) }
   return { value }
 }
 
+/** Where JSON.parse stopped: the position it names, or the end of a text that ended too soon. */
+function offsetOf (message: string, text: string): number | undefined {
+  const position = /position (\d+)/.exec(message)
+  if (position !== null) return Number(position[1])
+  return message.startsWith('Unexpected end of JSON input') ? text.length : undefined
+}
+
 /** A problem of the text itself: located by line and column, no value to point at. */
 function atOffset (offset: number, lines: LineCounter, message: string): Issue {
   const { line, col } = lines.linePos(offset)
-  return { pointer: '', message: `line ${line}, column ${col}: ${message}` }
+  return { pointer: '', message, at: { line, column: col } }
 }
 
 /** Finds a pointer's node in the YAML reading of the text (JSON is YAML too): its key where it has one. */

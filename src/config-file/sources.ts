@@ -14,7 +14,7 @@ import {
   cursorPaging, offsetPaging, pageLinkPaging, singlePaging, upstreamList, upstreamPath, upstreamRecord, type UpstreamClient, type UpstreamPaging
 } from '../sources/upstream/index.js'
 import type { Store } from '../store/store.js'
-import type { Issue } from './errors.js'
+import { pointerOf, type Issue } from './errors.js'
 import type { TableSourceDeclaration, UpstreamPagingDeclaration, UpstreamSourceDeclaration } from './schema.js'
 
 /** What a mount reads its rows from. */
@@ -59,7 +59,8 @@ export function tableSource (declared: TableSourceDeclaration, reading: Reading,
   for (const name of Object.keys(declared.fields ?? {})) {
     if (!Object.hasOwn(fields, name)) issues.push({ pointer: `${at}/fields/${name}`, message: `maps "${name}", which record ${reading.record.name} does not declare` })
   }
-  const fieldAt = (field: string): string => declared.fields?.[field] === undefined ? `${reading.recordAt}/fields/${pointerSegment(field)}` : `${at}/fields/${pointerSegment(field)}`
+  // A field read from the column of its own name is pointed at where it is declared; a mapped one at its mapping.
+  const fieldAt = (field: string): string => declared.fields?.[field] === undefined ? `${reading.recordAt}${pointerOf('fields', field)}` : `${at}${pointerOf('fields', field)}`
   const conversions: Array<{ field: string, convert: (value: unknown) => unknown }> = []
   let broken = false
   for (const mapping of mapped) {
@@ -193,7 +194,7 @@ export function upstreamSource (declared: UpstreamSourceDeclaration, reading: Re
 }
 
 /** The source's table, or undefined (and the issue) when the database has no such table. */
-function tableOf (declared: TableSourceDeclaration, tables: Catalogue, at: string, issues: Issue[]): TableInfo | undefined {
+export function tableOf (declared: TableSourceDeclaration, tables: Catalogue, at: string, issues: Issue[]): TableInfo | undefined {
   const table = tables.get(declared.table)
   if (table === undefined) issues.push({ pointer: `${at}/table`, message: `the database has no table or view "${declared.table}"; it has: ${[...tables.keys()].join(', ') || 'none'}` })
   return table
@@ -223,8 +224,4 @@ function decodeRow (row: Record<string, unknown>, decoded: readonly FieldMapping
   }
   for (const { field, convert } of conversions) out[field] = convert(out[field])
   return out
-}
-
-function pointerSegment (name: string): string {
-  return name.replaceAll('~', '~0').replaceAll('/', '~1')
 }

@@ -74,7 +74,7 @@ export function components (): Components {
     const known = registered.get(component.name)
     if (known === undefined) registered.set(component.name, body)
     else if (!sameSchema(known, body)) {
-      throw new MountError(`${where} publishes a schema named '${component.name}' that differs from the one an earlier route published under that name: give its mount its own \`schemaName\`.`)
+      throw new MountError(`${where} publishes a schema named '${component.name}' that differs from the one an earlier route published under that name: give its mount its own \`schemaName\` (two mounts of one record need one whenever their overrides, or their lists' paging styles, differ).`)
     }
   }
 }

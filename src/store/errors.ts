@@ -35,6 +35,15 @@ export class StoreUnavailableError extends Error {
   readonly code = STORE_UNAVAILABLE_CODE
 }
 
+/** A SQLite path that names no file, where the store was not asked to create one: nothing is made by mistake. */
+export class MissingDatabaseError extends Error {
+  override name = 'MissingDatabaseError'
+
+  constructor (readonly path: string) {
+    super(`The SQLite file ${path} does not exist, and the store was not asked to create it.`)
+  }
+}
+
 /** True when `error` says the store cannot answer right now, whatever the store. */
 export function isStoreUnavailable (error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false

@@ -17,9 +17,9 @@ export type { StoreOptions } from './options.js'
 export { isPostgresUrl } from './postgres-url.js'
 export { uncachedCounts, versionedCountCache, type CountCache, type VersionedCountCacheOptions } from './count-cache.js'
 export { sharedCountCache, type SharedCountCacheOptions, type TotalsStore } from './shared-count-cache.js'
-export { isStoreUnavailable } from './errors.js'
+export { isStoreUnavailable, MissingDatabaseError } from './errors.js'
 
-export interface OpenStoreOptions<DB> extends StoreOptions, Pick<SqliteOptions, 'maxReaders'> {
+export interface OpenStoreOptions<DB> extends StoreOptions, Pick<SqliteOptions, 'maxReaders' | 'create'> {
   /** Makes sure of the tables (and rows) the gateway reads; run on every start, so it must be idempotent. */
   setUp?: (db: Kysely<DB>) => Promise<void>
   /**

@@ -1,11 +1,12 @@
 // The embedded default store: a SQLite file through better-sqlite3, so the gateway runs anywhere
 // with no set-up.
-import { mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, SqliteDialect, type CompiledQuery, type SelectQueryBuilder } from 'kysely'
 import { DEFAULT_ACQUIRE_TIMEOUT_MS, queryLogger, type StoreOptions } from './options.js'
 import { batchesOf } from './batches.js'
+import { MissingDatabaseError } from './errors.js'
 import { holdFile, type HeldFileOptions } from './sqlite-file.js'
 import { sqliteReaders } from './sqlite-readers.js'
 import { statementCache } from './statements.js'
@@ -19,10 +20,12 @@ export interface SqliteStore<DB> extends Pick<Store<DB>, 'db' | 'stream' | 'read
 export interface SqliteOptions extends StoreOptions, Pick<HeldFileOptions, 'inspect'> {
   /** Whole lists streaming at once, each on a reader of its own. */
   maxReaders?: number
+  /** Creates the file (and its directory) when the path names none (default true); false refuses it (MissingDatabaseError). */
+  create?: boolean
 }
 
 /**
- * Opens (creating if needed) the SQLite database at `path`; `:memory:` for a private one. Whole
+ * Opens (creating if needed and allowed) the SQLite database at `path`; `:memory:` for a private one. Whole
  * lists stream on read-only connections of their own (sqlite-readers.ts); a private in-memory
  * database has no file another connection could open, so its streams stay on its one connection.
  * A file is held to its path (sqlite-file.ts): while the path names no usable file, every query fails
@@ -37,6 +40,7 @@ export function openSqlite<DB> (path: string, options: SqliteOptions = {}): Sqli
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }), log })
     return { db, stream: (query, chunkSize) => batchesOf(db, query, chunkSize), generation: () => 0, readers: () => NO_READERS }
   }
+  if (options.create === false && !existsSync(path)) throw new MissingDatabaseError(path)
   mkdirSync(dirname(path), { recursive: true })
   // Created here when missing; from then on only ever reopened, never created again.
   new SQLite(path).close()

@@ -1,6 +1,7 @@
 // The `audience-gateway` command: its usage, help and exit codes, `check` and `openapi` on a user's
 // file over their own SQLite database (in process: a process adds nothing there), and `mcp --stdio`
 // spawned as a desktop client spawns it, driven by the official SDK's stdio client.
+import { existsSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -87,6 +88,7 @@ t.test('check: every problem on a line of its own, as the start says them, and e
   // The same file over a database without its table: each source that reads it is pointed at.
   const empty = { DATABASE_URL: join(await mkdtemp(join(tmpdir(), 'gateway-cli-empty-')), 'empty.sqlite') }
   t.teardown(async () => { await rm(join(empty.DATABASE_URL, '..'), { recursive: true, force: true }) })
+  new Database(empty.DATABASE_URL).close()
   const missing = await command(['check', FILE], empty)
   t.equal(missing.code, EXIT.invalid)
   t.equal(missing.stderr, `Invalid declaration file (1 problem):\n${FILE}:14:16: /sources/tasks/table: the database has no table or view "tasks"; it has: none\n`)
@@ -106,6 +108,58 @@ t.test('check: every problem on a line of its own, as the start says them, and e
   const setting = await command(['check', FILE], { TIME_ZONE: 'Mars/Olympus' })
   t.equal(setting.code, EXIT.invalid)
   t.match(setting.stderr, /^Invalid configuration: TIME_ZONE /, 'a bad setting is said as the start says it')
+})
+
+t.test('check: the problems of every stage at once, the schema\'s, the records\', the database\'s and the core\'s, each located', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'gateway-cli-stages-'))
+  t.teardown(async () => { await rm(dir, { recursive: true, force: true }) })
+  const task = { id: { type: 'integer', handle: true }, title: { type: 'string', label: true } }
+  const list = { kind: 'list', name: 'listTasks', url: '/tasks', summary: 'Tasks', record: 'Task', source: 'tasks', permissions: ['unrestricted'] }
+  const file = join(dir, 'stages.json')
+  await writeFile(file, JSON.stringify({
+    records: {
+      Task: { fields: task },
+      Chore: { fields: { ...task, owner: { type: 'string', label: true } } },
+      Broken: { fields: { id: { type: 'roman' } } }
+    },
+    sources: { tasks: { table: 'tasks', orderBy: 'id' }, chores: { table: 'chores', orderBy: 'id' } },
+    mounts: [
+      { ...list, colour: 'blue' },
+      { ...list, name: 'listBroken', url: '/broken', record: 'Broken' },
+      { ...list, name: 'listChores', url: '/chores', record: 'Task', source: 'chores' },
+      { ...list, name: 'pageTasks', url: '/pages', paging: { style: 'page' } },
+      { ...list, name: 'offsetTasks', url: '/offsets', paging: { style: 'offset', unit: 'tasks' } }
+    ]
+  }, null, 2))
+  const checked = await command(['check', '--json', file], { DATABASE_URL: await tasksDatabase(t) })
+  t.equal(checked.code, EXIT.invalid)
+  const { problems } = JSON.parse(checked.stdout) as { problems: string[] }
+  t.match(problems, [
+    new RegExp(`^${file}:\\d+:\\d+: /records/Chore: Record 'Chore': a record has one label, but "title" and "owner" are both marked as the label\\.$`),
+    new RegExp(`^${file}:\\d+:\\d+: /records/Broken/fields/id/type: must be one of .*; got "roman"$`),
+    new RegExp(`^${file}:\\d+:\\d+: /sources/chores/table: the database has no table or view "chores"; it has: tasks$`),
+    new RegExp(`^${file}:\\d+:\\d+: /mounts/0/colour: is not a key of this object`),
+    new RegExp(`^${file}:\\d+:\\d+: /mounts/4: .*publishes a schema named 'TaskPage' that differs .*schemaName`)
+  ], 'the schema\'s, a record\'s, the database\'s and a mount the core refuses, in the order of the file')
+  t.equal(problems.length, 5, 'and nothing said of the mount naming the refused record Broken')
+  const lines = problems.map((line) => Number(/:(\d+):\d+: /.exec(line)?.[1]))
+  t.strictSame(lines, [...lines].sort((a, b) => a - b), 'sorted by line')
+})
+
+t.test('a SQLite DATABASE_URL naming no file is refused by check, openapi and mcp --stdio, and none creates it', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'gateway-cli-missing-'))
+  t.teardown(async () => { await rm(dir, { recursive: true, force: true }) })
+  const missing = join(dir, 'typo', 'taks.sqlite')
+  const said = `Cannot start: DATABASE_URL names no SQLite file: ${missing} does not exist. Set DATABASE_URL to an existing file, or create this one on purpose with \`audience-gateway serve --create-database\`.\n`
+  for (const argv of [['check', FILE], ['openapi', FILE], ['mcp', '--stdio', FILE]]) {
+    const refused = await command(argv, { DATABASE_URL: missing, LOG_LEVEL: 'silent' })
+    t.equal(refused.code, EXIT.invalid, argv[0])
+    t.equal(refused.stderr, said, `${argv[0]}: one line naming the path and how to create one`)
+    t.equal(refused.stdout, '')
+  }
+  const json = await command(['check', '--json', FILE], { DATABASE_URL: missing })
+  t.strictSame(JSON.parse(json.stdout), { file: FILE, valid: false, problems: [said.trimEnd()] })
+  t.notOk(existsSync(join(dir, 'typo')), 'neither the file nor its directory was made')
 })
 
 t.test('openapi: the document serving the file publishes, title and licence included', async (t) => {

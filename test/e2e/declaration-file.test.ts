@@ -1,6 +1,7 @@
 // The process serving a declaration file, as `npm start` runs it with GATEWAY_CONFIG or a path
 // argument: a table of one's own served both ways, and a refused file stopping the start before it
 // listens, every problem on a line of its own, never a stack trace.
+import { existsSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
@@ -118,24 +119,33 @@ t.test('a failure that is not the file\'s is not dressed up as one', async (t) =
   const dir = t.testdir({ 'plain.txt': '' })
   const file = join(dir, 'gateway.json')
   await writeFile(file, JSON.stringify(TASKS))
-  const { code, stderr } = await runServer({ DATABASE_URL: join(dir, 'plain.txt', 'db.sqlite'), GATEWAY_CONFIG: file })
-  t.not(code, 0)
+  // Asked to create the file under a plain file, which cannot hold one.
+  const { code, stderr } = await runServer({ DATABASE_URL: join(dir, 'plain.txt', 'db.sqlite'), GATEWAY_CONFIG: file }, ['--create-database'])
+  t.equal(code, 1)
   t.notMatch(stderr, /Invalid declaration file/)
+  t.match(stderr, /^Cannot start: EEXIST: .*plain\.txt'\n$/, 'one line, no stack')
 })
 
-t.test('a file the schema refuses stops the start before the store is opened', async (t) => {
+t.test('a SQLite DATABASE_URL naming no file stops the start on one line, and nothing is created', async (t) => {
   const dir = t.testdir()
   const file = join(dir, 'gateway.json')
-  const broken = structuredClone(TASKS) as any
-  broken.mounts[0].kind = 'index'
-  broken.records.Task.fields.id.formatted = { formatter: 'roman' }
-  await writeFile(file, JSON.stringify(broken, null, 2))
-  const { code, stderr } = await runServer({ DATABASE_URL: join(dir, 'never-created.sqlite'), GATEWAY_CONFIG: file })
+  await writeFile(file, JSON.stringify(TASKS, null, 2))
+  const missing = join(dir, 'typo', 'taks.sqlite')
+  const { code, stderr } = await runServer({ DATABASE_URL: missing, GATEWAY_CONFIG: file })
   t.equal(code, 1)
-  t.equal(stderr, [
-    'Invalid declaration file (2 problems):',
-    `${file}:11:13: /records/Task/fields/id/formatted/formatter: "formatter" must be one of "money", "number", "date"; got "roman"`,
-    `${file}:53:7: /mounts/0/kind: "kind" must be one of "list", "retrieve", "text", "bytes"; got "index"`,
-    ''
-  ].join('\n'))
+  t.equal(stderr, `Cannot start: DATABASE_URL names no SQLite file: ${missing} does not exist. Set DATABASE_URL to an existing file, or create this one on purpose with \`audience-gateway serve --create-database\`.\n`)
+  t.notOk(existsSync(join(dir, 'typo')), 'neither the file nor its directory')
+})
+
+t.test('serve --create-database creates the SQLite file on purpose, its directory too', async (t) => {
+  const dir = t.testdir()
+  const file = join(dir, 'gateway.json')
+  await writeFile(file, JSON.stringify({ records: {}, sources: {}, mounts: [] }))
+  const wanted = join(dir, 'new', 'gateway.sqlite')
+  const server = await startServer({ API_KEYS: KEY, DATABASE_URL: wanted, SHUTDOWN_DRAIN_SECONDS: '0' }, ['--create-database', file])
+  t.teardown(() => { server.child.kill('SIGKILL') })
+  t.ok(existsSync(wanted), 'created')
+  t.equal((await fetch(`${server.url}/openapi.json`)).status, 200, 'and served')
+  server.child.kill('SIGTERM')
+  t.equal(await server.exited, 0)
 })

@@ -54,7 +54,7 @@ t.test('SIGHUP reads the file again: a valid one is served, a refused one logged
   t.ok('/chores' in document.paths, 'the OpenAPI document follows')
   t.ok(await server.logged(/^the routes the file replaced are closed/))
 
-  const broken = JSON.parse(declaration({ listTasks: '/tasks' }, 'chores'))
+  const broken = JSON.parse(declaration({ listTasks: '/tasks' }))
   broken.mounts[0].kind = 'index'
   await writeFile(file, JSON.stringify(broken, null, 2))
   server.child.kill('SIGHUP')

@@ -1,4 +1,5 @@
 // The process as `npm start` runs it: configuration, serving, the generated key, closing.
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import t from 'tap'
@@ -19,8 +20,11 @@ const PAGE_TWO = {
 }
 
 t.test('serves the demo both ways and closes cleanly on SIGTERM', async (t) => {
-  const server = await startServer({ API_KEYS: KEY, DATABASE_URL: join(t.testdir(), 'catalogue.sqlite'), SHUTDOWN_DRAIN_SECONDS: '0' })
+  // No such file yet: the demo creates its own database, as it always has.
+  const database = join(t.testdir(), 'demo', 'catalogue.sqlite')
+  const server = await startServer({ API_KEYS: KEY, DATABASE_URL: database, SHUTDOWN_DRAIN_SECONDS: '0' })
   t.teardown(() => { server.child.kill('SIGKILL') })
+  t.ok(existsSync(database), 'the demo created its database, its directory too')
   const plain = await fetch(`${server.url}/books`, { headers: { authorization: `Bearer ${KEY}` } })
   t.equal(plain.status, 200)
   t.equal((await plain.json() as unknown[]).length, 3)

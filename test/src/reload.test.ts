@@ -224,7 +224,7 @@ t.test('a refused file: every problem logged on a line of its own, the routes in
   const served = await serve(t, FIRST)
   const cases: Array<[string, string | undefined, RegExp[]]> = [
     ['a file that cannot be read', undefined, [/gateway\.json cannot be read \(ENOENT\)\.$/]],
-    ['a file that is not JSON', '{ "records": ', [/gateway\.json: \/: not JSON: /]],
+    ['a file that is not JSON', '{ "records": ', [/gateway\.json:1:\d+: \/: not JSON: /]],
     ['a file over 1 MiB', `{"records": {}, "sources": {}, "mounts": [], "x": "${'x'.repeat(MAX_DECLARATION_FILE_BYTES)}"}`, [/gateway\.json is 1048\d{3} bytes: a declaration file is read up to 1048576 bytes \(1 MiB\)\.$/]],
     ['a file nested thousands deep', `${'['.repeat(3000)}${']'.repeat(3000)}`, [/gateway\.json: \/: nests more than 64 levels deep/]],
     ['schema errors', JSON.stringify({ records: {}, sources: {}, mounts: [{ kind: 'list' }], extra: 1 }), [/\/extra: /, /\/mounts\/0: /]],
@@ -244,9 +244,10 @@ t.test('a refused file: every problem logged on a line of its own, the routes in
     t.equal((await get(`${served.url}/tasks?limit=1`, { ...AUTH, 'x-audience': 'agent' })).status, 200, `${what}: the routes in service are kept`)
     t.equal(served.generations.open, 1)
   }
-  // The apps built for the refused files that got as far as the database are closed again.
+  // The apps built for the refused files that could be read (the schema's problems go on to the
+  // database with the rest) are closed again.
   const refused = served.built.slice(1)
-  t.equal(refused.length, 3, 'the refusals found against the database or at compile built an app')
+  t.equal(refused.length, 4, 'the refusals of the schema, the database and the compiler built an app')
   for (const app of refused) t.ok(await isClosed(app), 'and it is closed, its store too')
 })
 

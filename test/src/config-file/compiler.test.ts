@@ -67,6 +67,31 @@ t.test('names that name nothing declared', async (t) => {
   ])
 })
 
+t.test('an entry the schema refused is not compiled, and naming it is no further problem', async (t) => {
+  t.strictSame(await refused({
+    records: { Book: BOOK, Broken: { fields: { id: { type: 'roman' } } } },
+    upstreams: { api: { origin: 'http://127.0.0.1:9', retries: 3 } },
+    sources: {
+      books: { table: 'books', orderBy: 'id' },
+      lost: { table: 'books', orderBy: [] },
+      remote: { upstream: 'api', path: '/x', paging: { style: 'single' } }
+    },
+    mounts: [
+      list({ record: 'Broken' }),
+      list({ source: 'lost', url: '/l', name: 'l' }),
+      list({ source: 'remote', url: '/r', name: 'r' }),
+      { kind: 'text', name: 't', url: '/t/:id', summary: 'A text', source: 'lost', text: 'title', params: { id: { type: 'integer' } }, permissions: ['unrestricted'] },
+      list({ url: '/x', name: 'x', colour: 'blue' }),
+      list({ url: '/x', name: 'y' })
+    ]
+  }), [
+    '/records/Broken/fields/id/type: must be one of "string", "integer", "number", "boolean", "decimal", "date", "date-time", "object", "array"; got "roman"',
+    '/upstreams/api/retries: must be an object; got 3',
+    '/sources/lost/orderBy: must NOT have fewer than 1 items; got an array',
+    '/mounts/4/colour: is not a key of this object; expected one of: kind, name, url, summary, description, tags, record, source, permissions, overrides, schemaName, paging, filters'
+  ], 'the schema\'s problems alone: a refused mount\'s URL is not counted taken either')
+})
+
 t.test('a mount on a missing table, column or order key is refused, naming it', async (t) => {
   t.strictSame(await refused({
     records: { Book: { fields: { ...BOOK.fields, isbn: { type: 'string' }, name: { type: 'string' } } } },

@@ -2,7 +2,7 @@
 // issue pointed at (and located by line and column), in the file's words.
 import { LineCounter, parseDocument } from 'yaml'
 import t from 'tap'
-import { DeclarationFileError } from '../../../src/config-file/errors.js'
+import { declarationFileError, DeclarationFileError } from '../../../src/config-file/errors.js'
 import { loadDeclarationFile, locator, MAX_FILE_DEPTH } from '../../../src/config-file/loader.js'
 
 const MINIMAL = {
@@ -11,10 +11,11 @@ const MINIMAL = {
   mounts: [{ kind: 'list', name: 'listTasks', url: '/tasks', summary: 'List the tasks', record: 'Task', source: 'tasks', permissions: ['unrestricted'] }]
 }
 
-/** The problems a file is refused with, one line each. */
+/** The problems a file is refused with, one line each: those that stop its reading, or those the schema finds. */
 function refused (path: string, text: string): readonly string[] {
   try {
-    loadDeclarationFile(path, text)
+    const loaded = loadDeclarationFile(path, text)
+    if (loaded.issues.length > 0) return declarationFileError(path, loaded.issues, loaded.locate).lines
   } catch (error) {
     if (error instanceof DeclarationFileError) return error.lines
     throw error
@@ -58,19 +59,19 @@ t.test('a YAML file by its extension, the same declarations', async (t) => {
 })
 
 t.test('text that is not JSON is refused where it breaks', async (t) => {
-  t.strictSame(refused('g.json', '{\n  "records": {},\n}'), ['g.json: /: line 3, column 1: not JSON: Expected double-quoted property name'])
+  t.strictSame(refused('g.json', '{\n  "records": {},\n}'), ['g.json:3:1: /: not JSON: Expected double-quoted property name'])
   t.strictSame(refused('g.json', 'records: {}'), ['g.json: /: not JSON: Unexpected token \'r\''])
-  t.strictSame(refused('g.json', '{"records":'), ['g.json: /: not JSON: Unexpected end of JSON input'])
+  t.strictSame(refused('g.json', '{"records":'), ['g.json:1:12: /: not JSON: Unexpected end of JSON input'], 'where the text ends')
 })
 
 t.test('a key given twice is refused, where the second is', async (t) => {
-  t.strictSame(refused('g.json', '{\n  "records": {},\n  "records": {}\n}'), ['g.json: /: line 3, column 3: a key is given twice in one object: the second would silently win'])
+  t.strictSame(refused('g.json', '{\n  "records": {},\n  "records": {}\n}'), ['g.json:3:3: /: a key is given twice in one object: the second would silently win'])
 })
 
 t.test('YAML that does not parse is refused where it breaks', async (t) => {
   t.strictSame(refused('g.yaml', 'records: {\nsources: ]'), [
-    'g.yaml: /: line 2, column 1: Flow map in block collection must be sufficiently indented and end with a }',
-    'g.yaml: /: line 2, column 10: Unexpected flow-seq-end token in YAML stream: "]"'
+    'g.yaml:2:1: /: not YAML: Flow map in block collection must be sufficiently indented and end with a }',
+    'g.yaml:2:10: /: not YAML: Unexpected flow-seq-end token in YAML stream: "]"'
   ])
 })
 
@@ -135,7 +136,7 @@ t.test('a file that would take the reader down is one problem: an alias bomb, ne
   t.match(refused('bomb.yaml', levels.join('\n')), [/^bomb\.yaml: \/: cannot be read as YAML: .*alias/])
   t.strictSame(refused('deep.json', `${'['.repeat(3000)}${']'.repeat(3000)}`), [`deep.json: /: nests more than ${MAX_FILE_DEPTH} levels deep, which no declaration needs`])
   t.strictSame(refused('deep.json', `{"records": ${'{"a": '.repeat(3000)}1${'}'.repeat(3001)}`), [`deep.json: /: nests more than ${MAX_FILE_DEPTH} levels deep, which no declaration needs`])
-  t.ok(refused('deep.yaml', `${'['.repeat(3000)}${']'.repeat(3000)}`).every((line) => /^deep\.yaml: \/: line 1, column \d+: /.test(line)), 'a YAML file too deep for its parser: located')
+  t.ok(refused('deep.yaml', `${'['.repeat(3000)}${']'.repeat(3000)}`).every((line) => /^deep\.yaml:1:\d+: \/: not YAML: /.test(line)), 'a YAML file too deep for its parser: located')
   const nested = changed((file) => { file.records.Task.fields.id.description = 'x' })
   t.doesNotThrow(() => loadDeclarationFile('ok.json', nested), 'an ordinary file nests far less')
 })
