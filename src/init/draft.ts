@@ -2,7 +2,7 @@
 // could not guess, is a note at the JSON pointer of the value it concerns; the text carries each note
 // as a comment above that value's key, so the user reads the guess where it was made. Comments, not
 // descriptions: a description would be published in the OpenAPI document.
-import { Document, isMap, isScalar, isSeq, type Node, type YAMLMap } from 'yaml'
+import { Document, isMap, isScalar, isSeq, type Node } from 'yaml'
 import type { DeclarationFile } from '../config-file/schema.js'
 
 /** A declaration file drafted from what already describes the data, with what was guessed. */
@@ -18,11 +18,12 @@ const FLOW_WIDTH = 72
 /** The draft as YAML text: a header comment (`header`, one or more lines), each note a `# ` comment above the key its pointer names. */
 export function renderDraft (draft: Draft, header: string): string {
   const document = new Document(draft.declarations)
-  // The file's top stays a block whatever its size: its keys carry notes.
-  for (const { value } of (document.contents as YAMLMap<unknown, Node>).items) flowShortMaps(value as Node)
+  // A note sits above its key, or above the one-line map holding it: the maps around that stay blocks.
+  const blocks = new Set([document.contents as Node, ...draft.notes.flatMap(({ pointer }) => walk(document, pointer).slice(0, -1).map(({ node }) => node))])
+  flowShortMaps(document.contents as Node, blocks)
   const top: string[] = []
   for (const { pointer, note } of draft.notes) {
-    const node = commentedNode(document, pointer)
+    const node = commentedNode(walk(document, pointer))
     if (node === undefined) top.push(note)
     else node.commentBefore = [node.commentBefore, ...commentLines(note)].filter((line) => line !== undefined).join('\n')
   }
@@ -35,38 +36,37 @@ function commentLines (text: string): string[] {
   return text.split('\n').map((line) => line === '' ? '' : ` ${line}`)
 }
 
-/**
- * The node a comment on `pointer` sits above: the key the pointer names, or its nearest ancestor
- * written on a line of its own (a key inside a one-line map cannot carry a comment above it).
- * Undefined for the file itself, or a pointer naming nothing.
- */
-function commentedNode (document: Document, pointer: string): Node | undefined {
+/** The collections a pointer passes through, outermost first, each with the key or item it goes on to; as far as it leads. */
+function walk (document: Document, pointer: string): Array<{ node: Node, key: Node }> {
+  const path: Array<{ node: Node, key: Node }> = []
   let node: unknown = document.contents
-  let above: Node | undefined
   for (const segment of pointer.split('/').slice(1).map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))) {
-    const inFlow = (node as { flow?: boolean }).flow === true
-    if (isMap(node)) {
-      const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === segment)
-      if (pair === undefined) return above
-      if (!inFlow) above = pair.key as Node
-      node = pair.value
-    } else if (isSeq(node)) {
-      const item = node.items[Number(segment)] as Node | undefined
-      if (item === undefined) return above
-      if (!inFlow) above = item
-      node = item
-    } else {
-      return above
-    }
+    const next = isMap(node)
+      ? node.items.find((item) => isScalar(item.key) && String(item.key.value) === segment)
+      : isSeq(node) ? node.items[Number(segment)] : undefined
+    if (next === undefined) break
+    const key = (isMap(node) ? (next as { key: Node }).key : next) as Node
+    path.push({ node: node as Node, key })
+    node = isMap(node) ? (next as { value: unknown }).value : next
   }
-  return above
+  return path
 }
 
-/** Maps of scalars (or of such maps) short enough for one line are written on one. */
-function flowShortMaps (node: Node): void {
+/**
+ * The node a comment sits above, given the pointer's walk: the key it names, or its nearest
+ * ancestor written on a line of its own (a key inside a one-line map cannot carry a comment above
+ * it). Undefined for the file itself.
+ */
+function commentedNode (path: ReadonlyArray<{ node: Node, key: Node }>): Node | undefined {
+  return path.findLast(({ node }) => (node as { flow?: boolean }).flow !== true)?.key
+}
+
+/** Maps of scalars (or of such maps) short enough for one line are written on one, but those in `blocks`. */
+function flowShortMaps (node: Node, blocks: ReadonlySet<Node>): void {
   if (isSeq(node) || isMap(node)) {
-    for (const item of node.items) flowShortMaps((isMap(node) ? (item as { value: Node }).value : item) as Node)
+    for (const item of node.items) flowShortMaps((isMap(node) ? (item as { value: Node }).value : item) as Node, blocks)
   }
+  if (blocks.has(node)) return
   if (isMap(node) && node.items.every(({ value }) => isScalar(value) || ((isMap(value) || isSeq(value)) && value.flow === true)) && flatWidth(node) <= FLOW_WIDTH) {
     node.flow = true
   }
