@@ -104,11 +104,11 @@ function draftOperation (path: string, pathItem: Json, operation: Json, drafting
     if (params.length > 0) return skip(`a list with path parameters (${params.join(', ')}): a list mount has none; declare it by hand`)
     const required = parameters.filter((parameter) => parameter.in === 'query' && parameter.required === true).map((parameter) => String(parameter.name))
     if (required.length > 0) return skip(`it requires the query parameter${required.length === 1 ? '' : 's'} ${required.join(', ')}, which a list source never sends`)
-    const record = recordFor(list.item, operation, path, 'Item', drafting)
+    const name = mountName(operation, path, drafting)
+    const record = recordFor(list.item, `${pascal(name)}Item`, drafting)
     if (record === undefined) return skip('its items have no field the gateway can declare')
     const query = new Map(parameters.filter((parameter) => parameter.in === 'query').map((parameter) => [String(parameter.name), objectOf(parameter.schema) ?? {}]))
     const listed: ListOperation = { query, headers: response.headers, ...(list.body === undefined ? {} : { body: list.body }) }
-    const name = mountName(operation, path, drafting)
     drafting.sources[name] = { path, paging: guessPaging(listed, `/sources/${name}/paging`, notes) }
     const unit = wordsOf(segments.filter((part) => part !== '' && !part.includes('{')).at(-1) ?? '').join('_')
     return addMount({ kind: 'list', ...routeOf(operation, path, name, record), paging: { style: 'offset', unit: /^[a-z][a-z0-9_]*$/.test(unit) ? unit : 'items' } }, operation, drafting)
@@ -116,12 +116,12 @@ function draftOperation (path: string, pathItem: Json, operation: Json, drafting
   if (params.length === 0 || !path.endsWith('}') || !hasProperties(response.body.value, drafting.reading)) {
     return skip('its 200 response is neither a list of objects nor one object named by the path\'s last parameter')
   }
-  const record = recordFor(response.body, operation, path, '', drafting)
+  const name = mountName(operation, path, drafting)
+  const record = recordFor(response.body, pascal(name), drafting)
   if (record === undefined) return skip('its response has no field the gateway can declare')
   const named = params.map((part) => part.slice(1, -1))
   const last = named[named.length - 1]
   if (Object.hasOwn(drafting.records[record].fields, last)) markHandle(drafting.records[record].fields, last, `/records/${segment(record)}/fields`, drafting.reading)
-  const name = mountName(operation, path, drafting)
   drafting.sources[name] = { path }
   const declared = new Map(parameters.filter((parameter) => parameter.in === 'path').map((parameter) => [String(parameter.name), parameter]))
   const typed = Object.fromEntries(named.map((param) => [param, paramOf(declared.get(param))]))
@@ -171,10 +171,9 @@ function listOf (body: Resolved, path: string, reading: SchemaReading): { item: 
 }
 
 /** The record drafted from `schema`: one per schema component, else one per operation. */
-function recordFor (schema: Resolved, operation: Json, path: string, suffix: string, drafting: Drafting): string | undefined {
+function recordFor (schema: Resolved, fallback: string, drafting: Drafting): string | undefined {
   const known = schema.name === undefined ? undefined : drafting.components.get(schema.name)
   if (known !== undefined) return known
-  const fallback = `${pascal(textOf(operation.operationId) ?? `get ${path}`) || 'Record'}${suffix}`
   const name = uniqueName(schema.name ?? fallback, drafting.recordNames, fallback)
   const record = recordOf(schema.value, schema.name, `/records/${segment(name)}`, drafting.reading)
   if (record === undefined) return undefined
@@ -186,7 +185,7 @@ function recordFor (schema: Resolved, operation: Json, path: string, suffix: str
 /** The operation's name: its operationId where the file accepts it, else one made of it or of its path. */
 function mountName (operation: Json, path: string, drafting: Drafting): string {
   const id = textOf(operation.operationId) ?? ''
-  const wanted = MOUNT_NAME.test(id) ? id : camel(id === '' ? `get ${path}` : id)
+  const wanted = [id, camel(id)].find((name) => MOUNT_NAME.test(name)) ?? camel(`get ${path}`)
   return uniqueName(wanted, drafting.mountNames, 'getRecords', MOUNT_NAME)
 }
 
