@@ -2,7 +2,7 @@
 // could not guess, is a note at the JSON pointer of the value it concerns; the text carries each note
 // as a comment above that value's key, so the user reads the guess where it was made. Comments, not
 // descriptions: a description would be published in the OpenAPI document.
-import { Document, isMap, isScalar, isSeq, type Node } from 'yaml'
+import { Document, isMap, isScalar, isSeq, type Node, type YAMLMap } from 'yaml'
 import type { DeclarationFile } from '../config-file/schema.js'
 
 /** A declaration file drafted from what already describes the data, with what was guessed. */
@@ -18,16 +18,19 @@ const FLOW_WIDTH = 72
 /** The draft as YAML text: a header comment (`header`, one or more lines), each note a `# ` comment above the key its pointer names. */
 export function renderDraft (draft: Draft, header: string): string {
   const document = new Document(draft.declarations)
-  // A note sits above its key, or above the one-line map holding it: the maps around that stay blocks.
-  const blocks = new Set([document.contents as Node, ...draft.notes.flatMap(({ pointer }) => walk(document, pointer).slice(0, -1).map(({ node }) => node))])
-  flowShortMaps(document.contents as Node, blocks)
-  const top: string[] = []
+  // A note sits above its key, or above the one-line map holding it: the maps around that stay
+  // blocks, as do the file's top and its sections (records, sources, ...) unless empty.
+  const top = document.contents as YAMLMap<unknown, Node>
+  const sections = top.items.map(({ value }) => value as Node).filter((value) => (value as YAMLMap).items.length > 0)
+  const blocks = new Set([top, ...sections, ...draft.notes.flatMap(({ pointer }) => walk(document, pointer).slice(0, -1).map(({ node }) => node))])
+  flowShortMaps(top, blocks)
+  const onFile: string[] = []
   for (const { pointer, note } of draft.notes) {
     const node = commentedNode(walk(document, pointer))
-    if (node === undefined) top.push(note)
+    if (node === undefined) onFile.push(note)
     else node.commentBefore = [node.commentBefore, ...commentLines(note)].filter((line) => line !== undefined).join('\n')
   }
-  document.commentBefore = [...header.split('\n'), ...(top.length > 0 ? ['', ...top] : [])].flatMap(commentLines).join('\n')
+  document.commentBefore = [...header.split('\n'), ...(onFile.length > 0 ? ['', ...onFile] : [])].flatMap(commentLines).join('\n')
   return document.toString({ lineWidth: 0 })
 }
 
