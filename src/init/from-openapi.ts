@@ -47,7 +47,8 @@ export function draftFromOpenApi (document: unknown, options: OpenApiDraftOption
   if (drafting.mounts.length === 0) notes.push({ pointer: '', note: 'no operation could be drafted (each is said above): the file serves nothing yet.' })
   const name = uniqueName(options.upstream ?? wordsOf(textOf(objectOf(root.info)?.title) ?? '').join('-'), new Set(), 'upstream')
   const upstreams = drafting.mounts.length === 0 ? undefined : upstreamOf(root, name, drafting.schemes, `/upstreams/${segment(name)}`, notes)
-  const sources: Record<string, SourceDeclaration> = Object.fromEntries(Object.entries(drafting.sources).map(([source, declared]) => [source, { upstream: name, ...declared, path: `${upstreams?.basePath ?? ''}${declared.path}` }]))
+  const basePath = upstreams?.basePath ?? ''
+  const sources: Record<string, SourceDeclaration> = Object.fromEntries(Object.entries(drafting.sources).map(([source, declared]) => [source, { upstream: name, ...declared, path: `${basePath}${declared.path}` }]))
   const tags = tagsOf(root, drafting.tags)
   return {
     declarations: {
@@ -110,7 +111,7 @@ function draftOperation (path: string, pathItem: Json, operation: Json, drafting
     const query = new Map(parameters.filter((parameter) => parameter.in === 'query').map((parameter) => [String(parameter.name), objectOf(parameter.schema) ?? {}]))
     const listed: ListOperation = { query, headers: response.headers, ...(list.body === undefined ? {} : { body: list.body }) }
     drafting.sources[name] = { path, paging: guessPaging(listed, `/sources/${name}/paging`, notes) }
-    const unit = wordsOf(segments.filter((part) => part !== '' && !part.includes('{')).at(-1) ?? '').join('_')
+    const unit = wordsOf(segments.filter((part) => !part.includes('{')).join('/').replace(/^.*\//, '')).join('_')
     return addMount({ kind: 'list', ...routeOf(operation, path, name, record), paging: { style: 'offset', unit: /^[a-z][a-z0-9_]*$/.test(unit) ? unit : 'items' } }, operation, drafting)
   }
   if (params.length === 0 || !path.endsWith('}') || !hasProperties(response.body.value, drafting.reading)) {
@@ -154,7 +155,7 @@ function jsonResponse (operation: Json, path: string, reading: SchemaReading): {
 /** Where a list's rows are in a body: the body itself (an array), or its one array-of-objects field. */
 function listOf (body: Resolved, path: string, reading: SchemaReading): { item: Resolved, body?: ListOperation['body'] } | undefined {
   const itemOf = (schema: Json | undefined): Resolved | undefined => {
-    if (schema?.type !== 'array' && (Array.isArray(schema?.type) ? !schema.type.includes('array') : true)) return undefined
+    if (![schema?.type].flat().includes('array')) return undefined
     const item = resolve(reading.document, schema?.items, `the items of GET ${path}`, reading.notes)
     return item !== undefined && hasProperties(item.value, reading) ? item : undefined
   }
@@ -231,7 +232,7 @@ function withSchemaNames (mounts: readonly MountDeclaration[], drafting: Draftin
   return mounts.map((mount, index) => {
     if (mount.kind !== 'list') return mount
     const paging = drafting.sources[mount.source].paging
-    const page = `${mount.paging?.style === 'offset' ? mount.paging.unit : ''} ${paging?.style === 'offset' || paging?.style === 'single' ? 'counted' : 'uncounted'}`
+    const page = `${JSON.stringify(mount.paging)} ${paging?.style === 'offset' || paging?.style === 'single' ? 'counted' : 'uncounted'}`
     const first = pages.get(mount.record)
     if (first === undefined) pages.set(mount.record, page)
     if (first === undefined || first === page) return mount

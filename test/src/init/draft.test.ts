@@ -20,7 +20,8 @@ const draft: Draft = {
     { pointer: '/mounts/0', note: 'the mount' },
     { pointer: '/mounts/0/permissions', note: 'narrow it' },
     { pointer: '/mounts/0/permissions', note: 'really' },
-    { pointer: '/mounts/7', note: 'no such mount' }
+    { pointer: '/mounts/7', note: 'no such mount' },
+    { pointer: '/sources/list/path/deeper', note: 'past a value' }
   ]
 }
 
@@ -49,6 +50,7 @@ records:
             type: string
             description: A note long enough that its map cannot be written on one line.
 sources:
+  # past a value
   list: { upstream: up, path: /list, paging: { style: single } }
 # no such mount
 mounts:

@@ -41,6 +41,7 @@ t.test('OpenAPI 3.1: type lists, anyOf with null, allOf, enums, formats; a relat
       },
       schemas: {
         Base: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
+        Selfish: { type: 'object', properties: { n: { type: 'integer' } }, allOf: [{ $ref: '#/components/schemas/Selfish' }, { $ref: '#/components/schemas/Gone' }] },
         Entry: {
           title: 'An entry',
           allOf: [{ $ref: '#/components/schemas/Base' }, {
@@ -62,6 +63,9 @@ t.test('OpenAPI 3.1: type lists, anyOf with null, allOf, enums, formats; a relat
               posted: { properties: { at: { type: 'string', format: 'date-time' } } },
               lines: { items: { type: 'object', properties: { at: { type: 'string', format: 'date-time' }, email: { type: 'string' } } } },
               far: { $ref: 'other.yaml#/Thing' },
+              bare_list: { type: 'array' },
+              single: { oneOf: [{ type: 'string', nullable: true }] },
+              selfish: { $ref: '#/components/schemas/Selfish' },
               gone: { $ref: '#/components/schemas/Gone' }
             }
           }]
@@ -69,7 +73,7 @@ t.test('OpenAPI 3.1: type lists, anyOf with null, allOf, enums, formats; a relat
       }
     },
     paths: {
-      '/entries': { get: { operationId: 'listEntries', security: [{ key: [], basic: [], oauth: [], inQuery: [] }], parameters: [query('offset'), query('limit')], responses: ok({ type: 'object', properties: { items: { type: 'array', items: { $ref: '#/components/schemas/Entry' } }, total: { type: 'integer' } } }) } },
+      '/entries': { get: { operationId: 'listEntries', security: [{ key: [], basic: [], oauth: [], inQuery: [] }], parameters: [query('offset'), query('limit')], responses: ok({ type: 'object', properties: { items: { type: 'array', items: { $ref: '#/components/schemas/Entry' } }, total: { type: ['integer'] } } }) } },
       '/recent': { get: { operationId: 'recentEntries', responses: ok({ type: 'array', items: { $ref: '#/components/schemas/Entry' } }) } }
     }
   }
@@ -86,7 +90,9 @@ t.test('OpenAPI 3.1: type lists, anyOf with null, allOf, enums, formats; a relat
     api_token: { type: 'string', optional: true, hidden: true },
     flags: { type: 'array', optional: true, uniqueItems: true, items: { type: 'boolean' } },
     posted: { type: 'object', optional: true, fields: { at: { type: 'date-time', optional: true, timestamp: {} } } },
-    lines: { type: 'array', optional: true, items: { type: 'object', fields: { at: { type: 'date-time', optional: true, timestamp: {} }, email: { type: 'string', optional: true, hidden: true } } } }
+    lines: { type: 'array', optional: true, items: { type: 'object', fields: { at: { type: 'date-time', optional: true, timestamp: {} }, email: { type: 'string', optional: true, hidden: true } } } },
+    single: { type: 'string', nullable: true, optional: true },
+    selfish: { type: 'object', optional: true, fields: { n: { type: 'integer', optional: true } } }
   })
   t.strictSame(upstreams, { 'ledger-api': { origin: '${LEDGER_API_URL}', headers: { 'X-Api-Key': '${LEDGER_API_KEY}', authorization: 'Bearer ${LEDGER_API_OAUTH}' } } })
   t.strictSame(sources, {
@@ -120,6 +126,7 @@ t.test('OpenAPI 3.0: nullable, a cycle, choices from strings, a get-by-id naming
   const document = {
     openapi: '3.0.3',
     info: { title: '' },
+    tags: [{ name: 'nodes' }, { name: 'unused', description: 'Not used.' }],
     servers: [{ url: 'https://{region}.example.com/v1', variables: { region: { default: 'eu' } } }],
     security: [{ token: [] }],
     components: {
@@ -172,7 +179,7 @@ t.test('what cannot be drafted is said, operation by operation, and the rest sti
       '/healthz': { get: { responses: ok(item) } },
       '/a/{x}.json': { get: { responses: ok(item) } },
       '/owners/{owner}/pets': { get: { responses: ok({ type: 'array', items: item }) } },
-      '/needs': { get: { parameters: [{ ...query('q'), required: true }], responses: ok({ type: 'array', items: item }) } },
+      '/needs': { get: { parameters: [{ ...query('q'), required: true }, { ...query('r'), required: true }], responses: ok({ type: 'array', items: item }) } },
       '/text': { get: { responses: { 200: { description: 'ok', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
       '/bare': { get: { responses: ok({ type: 'object', properties: { id: { type: 'integer' } } }) } },
       '/empty': { get: { responses: ok({ type: 'array', items: { type: 'object', properties: { free: { type: 'object' } } } }) } },
@@ -182,6 +189,14 @@ t.test('what cannot be drafted is said, operation by operation, and the rest sti
       '/cursor': { get: { parameters: [query('cursor', { type: 'string' })], responses: ok({ type: 'object', properties: { data: { type: 'array', items: item } } }) } },
       '/two': { get: { responses: ok({ type: 'object', properties: { a: { type: 'array', items: item }, b: { type: 'array', items: item } } }) } },
       '/shared': { parameters: [{ $ref: '#/nowhere' }], get: { operationId: '123', responses: ok({ type: 'array', items: item }) }, delete: {} },
+      '/by-ref': { $ref: '#/nowhere' },
+      '/no-body': { get: { responses: { '2XX': { description: 'nothing' } } } },
+      '/no-items': { get: { responses: ok({ type: 'array' }) } },
+      '/strings': { get: { responses: ok({ type: ['array', 'null'], items: { type: 'string' } }) } },
+      '/1': { get: { description: 'Just this.', responses: ok({ type: 'array', items: item }) } },
+      '/cursor-array': { get: { description: ' ', parameters: [query('cursor', { type: 'string' })], responses: ok({ type: 'array', items: item }) } },
+      '/pages': { get: { parameters: [query('page')], responses: ok({ type: 'array', items: item }) } },
+      '/offset-header': { get: { parameters: [query('offset')], responses: ok({ type: 'array', items: item }, { 'Total-Items': { schema: { type: 'integer' } } }) } },
       '/shared-too': { get: { operationId: 'getShared', responses: ok({ type: 'array', items: item }) } }
     }
   }
@@ -191,26 +206,47 @@ t.test('what cannot be drafted is said, operation by operation, and the rest sti
     'GET /healthz not drafted: the gateway serves a route of its own there.',
     'GET /a/{x}.json not drafted: each path parameter must be a whole segment',
     'GET /owners/{owner}/pets not drafted: a list with path parameters ({owner})',
-    'GET /needs not drafted: it requires the query parameter q, which a list source never sends.',
+    'GET /needs not drafted: it requires the query parameters q, r, which a list source never sends.',
     'GET /text not drafted: its 200 response documents no JSON body.',
     'GET /bare not drafted: its 200 response is neither a list of objects nor one object named by the path\'s last parameter.',
     'GET /empty not drafted: its items have no field the gateway can declare.',
     'GET /empty/{id} not drafted: its response has no field the gateway can declare.',
     'GET /two not drafted: its 200 response is neither',
+    'GET /no-body not drafted: its 200 response documents no JSON body.',
+    'GET /no-items not drafted: its 200 response is neither',
+    'GET /strings not drafted: its 200 response is neither',
+    'path /by-ref refers to #/nowhere, which the document does not hold',
+    'paging guessed: offset ("offset") and limit (the document names no page size parameter: the style\'s own is sent), the total read from the Total-Items header.',
+    'paging guessed: numbered pages ("page") (the document names no page size parameter',
     'not drafted, since the gateway serves reads: DELETE /shared.',
     'the operation pages by number ("page"), but the rows are in a field of the body',
     'the operation pages by offset ("offset"), but documents no total',
     'the operation takes a cursor ("cursor"), but its response documents no field holding the next one',
     'the document names no absolute http(s) server (its first is ftp://files.example.com): set ODD_URL'
   ]) t.ok(notes.includes(said), said)
-  t.strictSame(draft.declarations.mounts.map((mount) => mount.name), ['getPaged', 'getOffset', 'getCursor', 'getShared', 'getShared2'], 'names made from the path where the operationId cannot be one, each unique')
-  t.strictSame(Object.keys(draft.declarations.records), ['GetPagedItem', 'GetOffsetItem', 'GetCursorItem', 'GetSharedItem', 'GetShared2Item'])
+  t.strictSame(draft.declarations.mounts.map((mount) => mount.name), ['getPaged', 'getOffset', 'getCursor', 'getShared', 'get1', 'getCursorArray', 'getPages', 'getOffsetHeader', 'getShared2'], 'names made from the path where the operationId cannot be one, each unique')
+  t.match(draft.declarations.mounts[4], { summary: 'Just this.', paging: { unit: 'items' } })
+  t.equal(draft.declarations.mounts[4].description, undefined, 'a description that is the summary is not said twice')
+  t.match(draft.declarations.mounts[5], { summary: 'GET /cursor-array' })
   t.strictSame(draft.declarations.sources.getPaged, { upstream: 'odd', path: '/paged', paging: { style: 'single', items: 'data' } })
   await served(t, draft, { ODD_URL: 'http://127.0.0.1:9' })
 })
 
+t.test('the origin: a variable without a server, the server itself when absolute', async (t) => {
+  const list = { get: { responses: ok({ type: 'array', items: { type: 'object', properties: { id: { type: 'integer' } } } }) } }
+  const bare = draftFromOpenApi({ openapi: '3.0.0', paths: { '/things': list } })
+  t.strictSame(bare.declarations.upstreams, { upstream: { origin: '${UPSTREAM_URL}' } })
+  t.match(notesOf(bare).join('\n'), /origin: the document names no absolute http\(s\) server: set UPSTREAM_URL to the upstream's scheme, host and port\.$/m)
+  const absolute = draftFromOpenApi({ openapi: '3.0.0', servers: [{ url: 'http://127.0.0.1:9/{v}', variables: { v: {} } }], paths: { '/things': list } }, { upstream: 'plain' })
+  t.strictSame(absolute.declarations.upstreams, { plain: { origin: 'http://127.0.0.1:9' } })
+  t.match(absolute.declarations.sources.getThings, { path: '/%7Bv%7D/things' }, 'a variable without a default is kept as written')
+  const root = draftFromOpenApi({ openapi: '3.0.0', servers: [{ url: 'http://127.0.0.1:9' }], paths: { '/things': list } })
+  t.match(notesOf(root).join('\n'), /origin: the document's first server \(http:\/\/127\.0\.0\.1:9\)\.$/m)
+  await served(t, bare, { UPSTREAM_URL: 'http://127.0.0.1:9' })
+})
+
 t.test('a document with nothing to draft drafts an empty file that serves nothing, and says so', async (t) => {
-  const draft = draftFromOpenApi({ openapi: '3.1.0', info: { title: 'Nothing', version: '1' } })
+  const draft = draftFromOpenApi({ openapi: '3.1.0' })
   t.strictSame(draft.declarations, { records: {}, sources: {}, mounts: [] })
   t.strictSame(draft.notes, [{ pointer: '', note: 'no operation could be drafted (each is said above): the file serves nothing yet.' }])
   await served(t, draft)
