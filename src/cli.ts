@@ -10,25 +10,20 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { pino } from 'pino'
 import { principalOfKey } from '../plugins/auth.js'
+import { EXIT, plural, type Io } from './command-io.js'
 import { DeclarationFileError, refusalReport, type LoadedFile } from './config-file/index.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
 import declaredApp from './declared-app.js'
+import { initAsked, INIT_HELP, INIT_OPTIONS, INIT_USAGE, init } from './init/command.js'
 import { serveMcpStdio } from './mcp/stdio.js'
 import { readDeclarationFile } from './reload.js'
 import { appSettings, loggerOptions, serve, startRefusal, type FilelessApp } from './server.js'
 import pkg from '../package.json' with { type: 'json' }
 
-export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const
+export { EXIT, type Io }
 
 /** The variable naming the key an MCP client over stdio acts with: one of API_KEYS, with its scopes. */
 export const STDIO_KEY_VARIABLE = 'MCP_STDIO_KEY'
-
-/** Where the command writes, and what it reads: the process's own, or a test's. */
-export interface Io {
-  readonly stdout: { write: (text: string) => unknown }
-  readonly stderr: { write: (text: string) => unknown }
-  readonly env: Readonly<Record<string, string | undefined>>
-}
 
 interface Command {
   readonly usage: string
@@ -86,26 +81,42 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       if (values.stdio !== true) return usageError('mcp: --stdio is required (it is the only transport here; `serve` serves MCP over HTTP at /mcp).', 'mcp', io)
       return await mcpStdio(path, io)
     }
+  },
+  init: {
+    usage: INIT_USAGE,
+    summary: 'Draft a declaration file from an upstream\'s OpenAPI document',
+    help: INIT_HELP,
+    options: { ...HELP_OPTION, ...INIT_OPTIONS },
+    min: 0,
+    max: 0,
+    run: async (_positionals, values, io) => {
+      const asked = initAsked(values)
+      return 'usage' in asked ? usageError(`init: ${asked.usage}`, 'init', io) : await init(asked, io)
+    }
   }
 }
 
 /** The usage's first column: each command's usage, or an option, then two spaces. */
-const COLUMN = Math.max(...Object.values(COMMANDS).map((command) => command.usage.length - 'audience-gateway '.length)) + 2
-
 const USAGE = `Usage: audience-gateway <command> [options]
 
 One declaration, served to plain HTTP clients as raw JSON and to AI agents as projected, paged envelopes.
 
 Commands:
-${Object.values(COMMANDS).map((command) => `  ${command.usage.replace('audience-gateway ', '').padEnd(COLUMN)}${command.summary}`).join('\n')}
+${Object.values(COMMANDS).map(commandLine).join('\n')}
 
 Options:
-  ${'-h, --help'.padEnd(COLUMN)}Show this help, or a command's (audience-gateway <command> --help)
-  ${'-v, --version'.padEnd(COLUMN)}Print the version
+  -h, --help            Show this help, or a command's (audience-gateway <command> --help)
+  -v, --version         Print the version
 
 Exit codes: 0 ok, 1 invalid input (a file, a setting), 2 usage.
 Configured by the environment: PORT, HOST, DATABASE_URL, API_KEYS, TIME_ZONE, LOG_LEVEL, ...
 `
+
+/** A command's line in the usage: its usage, then its summary (on a line of its own past 22 columns). */
+function commandLine (command: Command): string {
+  const usage = command.usage.replace('audience-gateway ', '')
+  return `  ${usage.length < 22 ? usage.padEnd(22) : `${usage}\n${' '.repeat(24)}`}${command.summary}`
+}
 
 /**
  * Runs the command `argv` names (the arguments after the program's). Resolves with the exit code,
@@ -135,7 +146,7 @@ export async function run (argv: readonly string[], io: Io): Promise<number | un
   }
   const { positionals } = parsed
   if (positionals.length < command.min) return usageError(`${name}: FILE is missing.`, name, io)
-  if (positionals.length > command.max) return usageError(`${name}: one FILE at most; got ${positionals.length} arguments.`, name, io)
+  if (positionals.length > command.max) return usageError(`${name}: ${command.max === 0 ? 'takes no FILE' : 'one FILE at most'}; got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}.`, name, io)
   return await command.run(positionals, parsed.values, io)
 }
 
@@ -206,10 +217,6 @@ async function check (path: string, json: boolean, io: Io): Promise<number> {
   if (json) io.stdout.write(`${JSON.stringify({ file: path, valid: true, ...counts })}\n`)
   else io.stdout.write(`${path}: valid: ${plural(counts.records, 'record')}, ${plural(counts.sources, 'source')}, ${plural(counts.mounts, 'mount')}\n`)
   return EXIT.ok
-}
-
-function plural (count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`
 }
 
 async function openapi (path: string, io: Io): Promise<number> {

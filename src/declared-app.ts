@@ -14,6 +14,9 @@ export type DeclaredAppOptions = Omit<GatewayOptions, 'tags' | 'info'> & {
 
 export default async function declaredApp (fastify: FastifyInstance, options: DeclaredAppOptions): Promise<void> {
   const { file, env, ...gatewayOptions } = options
-  await fastify.register(gateway, { ...gatewayOptions, tags: file.declarations.tags, info: file.declarations.info })
+  // A file that reads no table (its sources are upstreams) needs no database: it neither opens nor
+  // requires the one DATABASE_URL names, and its store is an empty one in memory.
+  const readsTables = Object.values(file.declarations.sources ?? {}).some((source) => 'table' in source)
+  await fastify.register(gateway, { ...gatewayOptions, ...(readsTables ? {} : { databaseUrl: ':memory:' }), tags: file.declarations.tags, info: file.declarations.info })
   await fastify.register(declarationFile, { file, env })
 }

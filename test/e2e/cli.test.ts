@@ -46,19 +46,19 @@ async function command (argv: readonly string[], env: Record<string, string> = {
 t.test('usage: the commands, their help, and exit code 2 for what it cannot read', async (t) => {
   const bare = await command([])
   t.equal(bare.code, EXIT.usage, 'no command: usage, on stderr')
-  t.match(bare.stderr, /^Usage: audience-gateway <command>[\s\S]*serve \[FILE\][\s\S]*check FILE \[--json\][\s\S]*openapi FILE[\s\S]*mcp --stdio FILE[\s\S]*Exit codes: 0 ok, 1 invalid input/)
+  t.match(bare.stderr, /^Usage: audience-gateway <command>[\s\S]*serve \[FILE\][\s\S]*check FILE \[--json\][\s\S]*openapi FILE[\s\S]*mcp --stdio FILE[\s\S]*init --from-openapi FILE\|URL[\s\S]*Exit codes: 0 ok, 1 invalid input/)
   t.equal(bare.stdout, '')
   const help = await command(['--help'])
   t.equal(help.code, EXIT.ok)
   t.equal(help.stdout, bare.stderr, 'asked for: the same text, on stdout')
   t.match((await command(['--version'])).stdout, /^\d+\.\d+\.\d+\n$/)
-  for (const name of ['serve', 'check', 'openapi', 'mcp']) {
+  for (const name of ['serve', 'check', 'openapi', 'mcp', 'init']) {
     const asked = await command([name, '--help'])
     t.equal(asked.code, EXIT.ok, `${name} --help`)
     t.match(asked.stdout, new RegExp(`^Usage: audience-gateway ${name}`), `${name} --help says its usage`)
   }
   const refusals: Array<[readonly string[], RegExp]> = [
-    [['deploy'], /^Unknown command "deploy": the commands are serve, check, openapi, mcp\.\n/],
+    [['deploy'], /^Unknown command "deploy": the commands are serve, check, openapi, mcp, init\.\n/],
     [['check'], /^check: FILE is missing\.\nUsage: audience-gateway check FILE \[--json\]/],
     [['check', 'a.json', 'b.json'], /^check: one FILE at most; got 2 arguments\./],
     [['check', '--yaml', 'a.json'], /^check: Unknown option '--yaml'/],
