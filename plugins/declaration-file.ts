@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { compileDeclarations, type LoadedFile } from '../src/config-file/index.js'
+import type { MountError } from '../src/core/mount.js'
 import { declarationFileError, type Issue } from '../src/config-file/errors.js'
 
 export interface DeclarationFileOptions {
@@ -20,7 +21,8 @@ async function declarationFile (app: FastifyInstance, options: DeclarationFileOp
     try {
       app.mount(mount)
     } catch (error) {
-      issues.push({ pointer: at, message: (error as Error).message })
+      // Pointed at the refused value itself when the refusal names one (a sortable field).
+      issues.push({ pointer: `${at}${(error as MountError).at ?? ''}`, message: (error as Error).message })
     }
   }
   if (issues.length > 0) {

@@ -145,7 +145,9 @@ function mountOf (declared: RecordMountDeclaration, at: string, known: Known, fi
     ...(declared.schemaName === undefined ? {} : { schemaName: declared.schemaName })
   }
   if (declared.kind === 'list') {
-    return sourced.list === undefined ? undefined : { ...common, kind: 'list', source: sourced.list, ...(declared.paging === undefined ? {} : { paging: declared.paging }), ...(declared.filters === undefined ? {} : { filters: declared.filters }) }
+    if (sourced.list === undefined) return undefined
+    const { paging, filters, sort } = declared
+    return { ...common, kind: 'list', source: sourced.list, ...(paging === undefined ? {} : { paging }), ...(filters === undefined ? {} : { filters }), ...(sort === undefined ? {} : { sort }) }
   }
   return sourced.record === undefined ? undefined : { ...common, kind: 'retrieve', source: sourced.record, params: paramsOf(declared.params) }
 }

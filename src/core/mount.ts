@@ -103,4 +103,11 @@ export interface MountSettings {
 
 export class MountError extends Error {
   override name = 'MountError'
+  /** Where in the mount the refused value is, as a JSON pointer (`/sort/fields/0`), when it is one. */
+  readonly at?: string
+
+  constructor (message: string, options: { readonly at?: string } = {}) {
+    super(message)
+    if (options.at !== undefined) this.at = options.at
+  }
 }

@@ -82,7 +82,7 @@ export function compileMount (mount: Mount, settings: MountSettings): Resource {
   const fields = { name: `Route '${mount.name}'`, schema: mount.declaration.schema, projection }
   const filters = compileFilters(mount.filters, { ...fields, source: mount.source })
   const taken = [...Object.keys(mount.arguments?.properties ?? {}), ...Object.keys(filters.parameters)]
-  const sort = compileSort(mount.sort, { ...fields, source: isWindowSource(mount.source) ? {} : mount.source, taken })
+  const sort = compileSort(mount.sort, { ...fields, source: isWindowSource(mount.source) ? undefined : mount.source, taken })
   const style = windowStyle(mount, pagingStyle(mount.paging), { ...filters.parameters, ...sort.parameters })
   const query = closedQuery(mount.arguments, { ...filters.parameters, ...sort.parameters, ...style.parameters })
   const serializeRow = compileSerializer({ schema: mount.declaration.schema })

@@ -36,7 +36,8 @@ export interface SortContext {
   readonly schema: { readonly properties: Readonly<Record<string, unknown>> }
   /** The mount's projection, overrides included: what an agent is shown. */
   readonly projection: Projection
-  readonly source: Sortable
+  /** Absent for a list read a window at a time (an upstream API's): it is read in the upstream's own order. */
+  readonly source?: Sortable
   /** The arguments the mount already takes (declared, and its filters'). */
   readonly taken: readonly string[]
 }
@@ -47,14 +48,19 @@ export const NO_SORT: CompiledSort = Object.freeze({ parameters: {}, split: (arg
 /** Compiles a mount's sort, or throws a MountError naming the first field that cannot be served. */
 export function compileSort (options: SortOptions | undefined, context: SortContext): CompiledSort {
   if (options === undefined) return NO_SORT
-  const refuse = (why: string): never => { throw new MountError(`${context.name}: ${why}.`) }
-  if (options.fields.length === 0) refuse('its sort names no field; name at least one, or declare no sort')
+  const refuse = (why: string, at = '/sort'): never => { throw new MountError(`${context.name}: ${why}.`, { at }) }
+  const { source } = context
+  if (source === undefined) return refuse('its source is read a window at a time (an upstream API\'s), in the upstream\'s own order, and cannot sort; declare no sort')
+  if (options.fields.length === 0) refuse('its sort names no field; name at least one, or declare no sort', '/sort/fields')
   if (context.taken.includes(SORT_ARGUMENT)) refuse(`its sort takes the argument ${SORT_ARGUMENT}, which is already one of its arguments or filters'; name that one otherwise`)
-  for (const field of options.fields) checkField(field, context, refuse)
+  options.fields.forEach((field, index) => {
+    const at = `/sort/fields/${index}`
+    if (options.fields.indexOf(field) < index) refuse(`its sort names "${field}" twice; name each field once`, at)
+    checkField(field, { ...context, source }, (why) => refuse(why, at))
+  })
   const values = options.fields.flatMap((field) => [field, `-${field}`])
-  if (new Set(values).size < values.length) refuse('its sort names a field twice; name each once')
   const usual = options.default
-  if (usual !== undefined && !values.includes(usual)) refuse(`its default sort "${usual}" is none of ${values.join(', ')}`)
+  if (usual !== undefined && !values.includes(usual)) refuse(`its default sort "${usual}" is none of ${values.join(', ')}`, '/sort/default')
   const listed = options.fields.join(', ')
   const described = `The order of the list: a field's name for ascending, with a leading - for descending, by one of ${listed}. Ties keep the list's own order (by its key); a missing value comes before every other ascending, after every other descending.`
   return {
@@ -72,7 +78,7 @@ function sortOf (value: string): Sort {
   return value.startsWith('-') ? { field: value.slice(1), direction: 'desc' } : { field: value, direction: 'asc' }
 }
 
-function checkField (field: string, context: SortContext, refuse: (why: string) => never): void {
+function checkField (field: string, context: SortContext & { readonly source: Sortable }, refuse: (why: string) => never): void {
   const on = `the sort on "${field}"`
   if (!Object.hasOwn(context.schema.properties, field)) refuse(`${on} names no top-level field of the record`)
   // The order a call is served in would tell what an agent is not shown: its rank against every other record.

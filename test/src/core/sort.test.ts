@@ -91,24 +91,25 @@ t.test('a sort that is not one of the values is a 400 naming the argument', asyn
   }
 })
 
-t.test('a sort that cannot be served is refused at registration, naming the mount and why', async (t) => {
-  const refused = (sort: any, message: string | RegExp, more: Record<string, unknown> = {}, why?: string): void => {
-    t.throws(() => mountWith(sort, more), typeof message === 'string' ? new MountError(`Route 'listEntries': ${message}`) : message, why)
+t.test('a sort that cannot be served is refused at registration, naming the mount and why, pointing at the value', async (t) => {
+  const refused = (sort: any, message: string | RegExp, at: string, more: Record<string, unknown> = {}): void => {
+    const wanted = { name: 'MountError', message: typeof message === 'string' ? `Route 'listEntries': ${message}` : message, at }
+    t.throws(() => mountWith(sort, more), wanted as unknown as MountError, `at ${at}`)
   }
-  refused({ fields: [] }, 'its sort names no field; name at least one, or declare no sort.')
-  refused({ fields: ['nope'] }, 'the sort on "nope" names no top-level field of the record.')
-  refused({ fields: ['secret'] }, 'the sort on "secret" is on a field hidden from agents: the order would tell its values; sort on a field agents are shown.')
-  refused({ fields: ['title'] }, /hidden from agents/, { overrides: { title: Marking.hidden() } }, 'hidden by an override too')
+  refused({ fields: [] }, 'its sort names no field; name at least one, or declare no sort.', '/sort/fields')
+  refused({ fields: ['title', 'nope'] }, 'the sort on "nope" names no top-level field of the record.', '/sort/fields/1')
+  refused({ fields: ['secret'] }, 'the sort on "secret" is on a field hidden from agents: the order would tell its values; sort on a field agents are shown.', '/sort/fields/0')
+  refused({ fields: ['title'] }, /hidden from agents/, '/sort/fields/0', { overrides: { title: Marking.hidden() } })
   t.doesNotThrow(() => mountWith({ fields: ['secret'] }, { overrides: { secret: Marking.content() } }), 'shown by an override, it may be sorted on')
-  refused({ fields: ['nested'] }, /the sort on "nested" is on a field that holds no single scalar/)
-  refused({ fields: ['price'] }, 'the sort on "price" is on decimal text, which orders as text (9.99 after 10.00), not as its numbers.')
-  refused({ fields: ['title', 'title'] }, 'its sort names a field twice; name each once.')
-  refused({ fields: ['title'], default: 'score' }, 'its default sort "score" is none of title, -title.')
-  refused({ fields: ['title'] }, 'its sort takes the argument sort, which is already one of its arguments or filters\'; name that one otherwise.', { arguments: Type.Object({ sort: Type.String() }) })
-  refused({ fields: ['title'] }, /takes the argument sort, which is already/, { filters: { sort: 'equals' } })
+  refused({ fields: ['nested'] }, /the sort on "nested" is on a field that holds no single scalar/, '/sort/fields/0')
+  refused({ fields: ['price'] }, 'the sort on "price" is on decimal text, which orders as text (9.99 after 10.00), not as its numbers.', '/sort/fields/0')
+  refused({ fields: ['title', 'score', 'title'] }, 'its sort names "title" twice; name each field once.', '/sort/fields/2')
+  refused({ fields: ['title'], default: 'score' }, 'its default sort "score" is none of title, -title.', '/sort/default')
+  refused({ fields: ['title'] }, 'its sort takes the argument sort, which is already one of its arguments or filters\'; name that one otherwise.', '/sort', { arguments: Type.Object({ sort: Type.String() }) })
+  refused({ fields: ['title'] }, /takes the argument sort, which is already/, '/sort', { filters: { sort: 'equals' } })
   t.doesNotThrow(() => mountWith({ fields: ['state'] }), 'a choice sorts by its value')
   const { canSort: _ignored, ...unsortable } = arraySource(ROWS)
-  t.throws(() => compileMount({ ...base, source: unsortable, sort: { fields: ['title'] } }, { timeZone: 'UTC' }), new MountError('Route \'listEntries\': the sort on "title" cannot be applied by the mount\'s source (it does not order by "title").'))
+  refused({ fields: ['title'] }, 'the sort on "title" cannot be applied by the mount\'s source (it does not order by "title").', '/sort/fields/0', { source: unsortable })
 })
 
 async function text (body: unknown): Promise<string> {
