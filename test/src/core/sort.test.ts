@@ -7,6 +7,7 @@ import Type from 'typebox'
 import { compileMount, MountError } from '../../../src/core/index.js'
 import { problemOf } from '../../../src/core/problem.js'
 import { choices, Decimal, declareRecord, handle, hidden, label, Marking, Nullable } from '../../../src/declare/index.js'
+import { toolOf } from '../../../src/mcp/tools.js'
 import { signedIn } from '../../../src/permissions.js'
 import { arraySource, type ListSource, type Sort } from '../../../src/sources/index.js'
 
@@ -54,6 +55,14 @@ t.test('one argument, `sort`, optional: each field ascending and descending, clo
   t.equal(sort.description, 'The order of the list: a field\'s name for ascending, with a leading - for descending, by one of title, score. Ties keep the list\'s own order (by its key); a missing value comes before every other ascending, after every other descending. Default: the list\'s own order.')
   t.match(mountWith({ fields: ['title'], default: '-title' }).query.properties.sort, { description: /Default: -title\.$/ })
   t.strictSame(Object.keys(compileMount({ ...base, source: arraySource(ROWS) }, { timeZone: 'UTC' }).query.properties), ['offset', 'limit'], 'no sort, no argument')
+})
+
+t.test('the MCP tool takes it too: the same enum and words in its input schema', async (t) => {
+  const resource = mountWith({ fields: ['title'] })
+  const { inputSchema } = toolOf(resource).definition
+  t.strictSame((inputSchema.properties as Record<string, unknown>).sort, resource.query.properties.sort)
+  t.match((inputSchema.properties as Record<string, unknown>).sort, { type: 'string', enum: ['title', '-title'], description: /Ties keep the list's own order/ })
+  t.notOk(inputSchema.required?.includes('sort'), 'optional')
 })
 
 t.test('a call\'s sort orders the page and the plain list; none sent, the default or the list\'s own order', async (t) => {
