@@ -84,7 +84,7 @@ async function anchorsOf (db: Kysely<any>, shape: QueryShape<unknown>, column: R
 /** The shape's rows from an anchor on, `limit` of them after skipping `offset`: the slots are the start's values, then (limit, offset). */
 function seekTemplate<Row> (shape: QueryShape<Row>, column: ReturnType<typeof sql.ref>, start: Start): Template<Row> {
   const { sorted } = shape
-  if (start === 'key' || sorted === undefined) return template(3, (key, limit, offset) => shape.query.where(column, '>=', key).limit(limit).offset(offset))
+  if (sorted === undefined) return template(3, (key, limit, offset) => shape.query.where(column, '>=', key).limit(limit).offset(offset))
   if (start === 'null') return template(3, (key, limit, offset) => shape.query.where((eb) => fromNull(eb, sorted, column, key)).limit(limit).offset(offset))
   return template(4, (value, key, limit, offset) => shape.query.where((eb) => fromValue(eb, sorted, column, value, key)).limit(limit).offset(offset))
 }

@@ -73,6 +73,11 @@ async function checks (t: Test, store: Store<any>, queries: string[]): Promise<v
     t.equal(rows.at(-1)?.rating, null, 'descending, the NULLs last')
   })
 
+  t.test('a query without an order of its own is ordered by the sort alone', async (t) => {
+    const unordered = kyselySource(store, () => db.selectFrom('rated').select(['id', 'stars']).where('id', '<=', 3))
+    t.strictSame(await unordered.slice({}, 0, 9, [], { field: 'id', direction: 'desc' }), [{ id: 3, stars: 1 }, { id: 2, stars: 3 }, { id: 1, stars: 0 }])
+  })
+
   t.test('the count is the unsorted one, counted once', async (t) => {
     const counted = kyselySource(store, all)
     t.equal(await counted.count({}, []), ROWS)
