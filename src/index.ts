@@ -33,13 +33,13 @@ export {
 // Mounting it: who may call it, how agents page it, what refuses it.
 export { scope, signedIn, unrestricted, type Permission, type Principal } from './permissions.js'
 export type { ByteOptions, LineOptions, ListPaging, OffsetOptions, PageOptions } from './paging/index.js'
-export { compileMount, MountError, type FilterKind, type Filters, type ListMount, type BytesMount, type Mount, type Resource, type RetrieveMount, type TextMount } from './core/index.js'
+export { compileMount, MountError, type FilterKind, type Filters, type SortOptions, type ListMount, type BytesMount, type Mount, type Resource, type RetrieveMount, type TextMount } from './core/index.js'
 export { problem, problemOf, type Problem, type ProblemCode } from './core/index.js'
 
 // Where rows come from.
 export {
   arrayRecordSource, arraySource, bufferContent, fileBytesSource, kyselyRecordSource, kyselySource, recordBytesSource, recordTextSource,
-  type ByteContent, type ByteSource, type Condition, type ConditionOp, type KyselySourceOptions, type ListSource, type RecordSource, type TextSource, type WindowRead, type WindowSource
+  type ByteContent, type ByteSource, type Condition, type ConditionOp, type KyselySourceOptions, type ListSource, type RecordSource, type Sort, type TextSource, type WindowRead, type WindowSource
 } from './sources/index.js'
 export {
   cursorPaging, DOT_SEGMENT, offsetPaging, pageLinkPaging, pathSegment, singlePaging, upstreamClient, upstreamList, upstreamPath, upstreamRecord,

@@ -3,7 +3,7 @@
 // the database's, the core's refusal of a mount) is collected, pointed at in the file, and thrown
 // together. An entry the schema refused is not compiled, and naming it is no further problem.
 import Type, { type TObject, type TSchema } from 'typebox'
-import type { Mount } from '../core/mount.js'
+import type { Mount, MountError } from '../core/mount.js'
 import type { Validators } from '../core/validators.js'
 import type { Marking, RecordDeclaration } from '../declare/index.js'
 import { scope, signedIn, unrestricted, type Permission } from '../permissions.js'
@@ -71,7 +71,8 @@ export async function compileDeclarations (file: LoadedFile, context: CompileCon
     try {
       context.mount?.(mount)
     } catch (error) {
-      issues.push({ pointer: at, message: (error as Error).message })
+      // Pointed at the refused value itself where the refusal names one (a sortable field).
+      issues.push({ pointer: `${at}${(error as MountError).at ?? ''}`, message: (error as Error).message })
     }
   }
   if (issues.length > 0) {
@@ -160,7 +161,9 @@ function mountOf (declared: RecordMountDeclaration, at: string, known: Known, fi
     ...(declared.schemaName === undefined ? {} : { schemaName: declared.schemaName })
   }
   if (declared.kind === 'list') {
-    return sourced.list === undefined ? undefined : { ...common, kind: 'list', source: sourced.list, ...(declared.paging === undefined ? {} : { paging: declared.paging }), ...(declared.filters === undefined ? {} : { filters: declared.filters }) }
+    if (sourced.list === undefined) return undefined
+    const { paging, filters, sort } = declared
+    return { ...common, kind: 'list', source: sourced.list, ...(paging === undefined ? {} : { paging }), ...(filters === undefined ? {} : { filters }), ...(sort === undefined ? {} : { sort }) }
   }
   return sourced.record === undefined ? undefined : { ...common, kind: 'retrieve', source: sourced.record, params: paramsOf(declared.params) }
 }

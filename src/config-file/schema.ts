@@ -2,6 +2,7 @@
 // for editors, and checked at start. Tagged unions (a mount's kind, a formatter, a paging style) use
 // `discriminator`, so a mistake is reported against the one branch its tag names, not every branch.
 import Type, { type TSchema } from 'typebox'
+import type { SortOptions } from '../core/sort.js'
 import type { UpstreamOptions } from '../sources/upstream/client.js'
 import type { DocumentInfo } from '../../plugins/swagger.js'
 
@@ -261,6 +262,14 @@ const FILTER_KINDS = ['equals', 'range', 'prefix'] as const
 
 const filters = map(oneOf(FILTER_KINDS, '`equals` (argument `<field>`), `range` (`<field>_min`, `<field>_max`) or `prefix` (`<field>_prefix`).'), 'Filter arguments by top-level field, applied by the source and counted before paging.')
 
+const sort = closed({
+  fields: Type.Array(Type.String({ minLength: 1 }), {
+    minItems: 1,
+    description: 'The fields a caller may order the list by: top-level fields agents are shown, each holding one scalar (decimal text does not order as its numbers). Each takes `sort=<field>` (ascending) and `sort=-<field>` (descending).'
+  }),
+  default: Type.Optional(Type.String({ minLength: 1, description: 'The order served when a call sends none: `<field>` or `-<field>`, of one of `fields` (default: the source\'s own orderBy).' }))
+}, { description: 'The argument `sort`, a closed choice published with the others: the source orders by the field\'s column, then by its orderBy, which breaks the ties; a NULL comes first ascending, last descending. A table source only: an upstream cannot sort.' })
+
 const mountBase = {
   ...route,
   record: text('The record it serves, as declared in `records`.'),
@@ -296,7 +305,7 @@ const Mount = Type.Unsafe({
   description: 'A route: a record served from a source at a URL, to plain clients and agents, over HTTP and MCP.',
   discriminator: { propertyName: 'kind' },
   oneOf: [
-    closed({ kind: Type.Literal('list'), ...mountBase, paging: Type.Optional(ListPaging), filters: Type.Optional(filters) }, { description: 'A list: a bare array to a plain client, a page to an agent.' }),
+    closed({ kind: Type.Literal('list'), ...mountBase, paging: Type.Optional(ListPaging), filters: Type.Optional(filters), sort: Type.Optional(sort) }, { description: 'A list: a bare array to a plain client, a page to an agent.' }),
     closed({
       kind: Type.Literal('retrieve'),
       ...mountBase,
@@ -504,7 +513,7 @@ export interface BytesMountDeclaration extends ContentMountDeclaration {
 }
 
 export type RecordMountDeclaration =
-  | MountDeclarationBase & { readonly kind: 'list', readonly paging?: ListPagingDeclaration, readonly filters?: Readonly<Record<string, typeof FILTER_KINDS[number]>> }
+  | MountDeclarationBase & { readonly kind: 'list', readonly paging?: ListPagingDeclaration, readonly filters?: Readonly<Record<string, typeof FILTER_KINDS[number]>>, readonly sort?: SortOptions }
   | MountDeclarationBase & { readonly kind: 'retrieve', readonly params: Readonly<Record<string, ParamDeclaration>> }
 
 export type MountDeclaration = RecordMountDeclaration | TextMountDeclaration | BytesMountDeclaration

@@ -75,7 +75,7 @@ interface FilterArgument {
 }
 
 /** What a field holds, as far as a filter compares it. */
-interface Shape {
+export interface Shape {
   readonly type: 'string' | 'integer' | 'number' | 'boolean'
   readonly format?: string
   /** A choice field's values (never null: a query cannot send one). */
@@ -120,7 +120,8 @@ function argumentsOf (field: string, kind: FilterKind, context: FilterContext): 
   return [{ name: `${field}_prefix`, field, op: 'prefix', schema: { type: 'string', minLength: 1, description: `Filter: only the records whose ${field} starts with this text (letter case counts).` }, value: (value) => value }]
 }
 
-function shapeOf (schema: unknown): Shape | undefined {
+/** What a field holds, when it holds one scalar (maybe nullable). */
+export function shapeOf (schema: unknown): Shape | undefined {
   const { type, format, enum: listed, oneOf } = schema as { type?: unknown, format?: string, enum?: unknown[], oneOf?: Array<{ const?: unknown, title?: string }> }
   const types = (Array.isArray(type) ? type : [type]).filter((each) => each !== 'null')
   if (types.length !== 1 || !SCALARS.has(types[0] as string)) return undefined

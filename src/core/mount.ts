@@ -5,6 +5,7 @@ import type { TObject } from 'typebox'
 import type { Marking, RecordDeclaration } from '../declare/index.js'
 import type { Filters } from './filters.js'
 import type { ServedCache } from './served-cache.js'
+import type { SortOptions } from './sort.js'
 import type { Validators } from './validators.js'
 import type { ByteOptions, LineOptions, ListPaging } from '../paging/index.js'
 import type { Permission } from '../permissions.js'
@@ -48,6 +49,13 @@ export interface ListMount<Args = any, Row = any> extends RecordMountBase<Row> {
    * `posted_at_min`, `posted_at_max` and `number_prefix`, closed and published like the others.
    */
   readonly filters?: Filters
+  /**
+   * The fields a caller may order the list by (top-level scalars agents are shown), and the order
+   * served when none is sent: `{ fields: ['title', 'published_at'], default: '-published_at' }` takes
+   * the argument `sort`, one of `title`, `-title`, `published_at`, `-published_at`; the source
+   * orders by the field, then by its own order key.
+   */
+  readonly sort?: SortOptions
 }
 
 /** One record, named by its path parameters. */
@@ -95,4 +103,11 @@ export interface MountSettings {
 
 export class MountError extends Error {
   override name = 'MountError'
+  /** Where in the mount the refused value is, as a JSON pointer (`/sort/fields/0`), when it is one. */
+  readonly at?: string
+
+  constructor (message: string, options: { readonly at?: string } = {}) {
+    super(message)
+    if (options.at !== undefined) this.at = options.at
+  }
 }

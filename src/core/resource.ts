@@ -16,6 +16,7 @@ import { serveBytes } from './serve-bytes.js'
 import { refusingNulls } from './stored-values.js'
 import { compileSerializer } from './serializer.js'
 import { serveList, serveRecord, serveText, type Call, type Served } from './serve.js'
+import { compileSort } from './sort.js'
 import { validators } from './validators.js'
 
 /** A mount ready to serve: what a transport publishes, and the flow it calls. */
@@ -79,12 +80,15 @@ export function compileMount (mount: Mount, settings: MountSettings): Resource {
     const plan = { source: mount.source, present, projection, check: argumentChecker({ query, params: mount.params }, compile) }
     return { ...common, query, params: mount.params, bodies: items, serve: async (call) => await serveRecord(plan, call) }
   }
-  const filters = compileFilters(mount.filters, { name: `Route '${mount.name}'`, schema: mount.declaration.schema, projection, source: mount.source })
-  const style = windowStyle(mount, pagingStyle(mount.paging), filters.parameters)
-  const query = closedQuery(mount.arguments, { ...filters.parameters, ...style.parameters })
+  const fields = { name: `Route '${mount.name}'`, schema: mount.declaration.schema, projection }
+  const filters = compileFilters(mount.filters, { ...fields, source: mount.source })
+  const taken = [...Object.keys(mount.arguments?.properties ?? {}), ...Object.keys(filters.parameters)]
+  const sort = compileSort(mount.sort, { ...fields, source: isWindowSource(mount.source) ? undefined : mount.source, taken })
+  const style = windowStyle(mount, pagingStyle(mount.paging), { ...filters.parameters, ...sort.parameters })
+  const query = closedQuery(mount.arguments, { ...filters.parameters, ...sort.parameters, ...style.parameters })
   const serializeRow = compileSerializer({ schema: mount.declaration.schema })
   const fingerprint = createHash('sha256').update(JSON.stringify(mount.declaration.schema)).digest('base64url').slice(0, 16)
-  const plan = { source: mount.source, present, projection, style, serializeRow, filters, fingerprint, kept: settings.responses?.scope(), check: argumentChecker({ query, paging: style }, compile) }
+  const plan = { source: mount.source, present, projection, style, serializeRow, filters, sort, fingerprint, kept: settings.responses?.scope(), check: argumentChecker({ query, paging: style }, compile) }
   return {
     ...common,
     query,
@@ -93,7 +97,7 @@ export function compileMount (mount: Mount, settings: MountSettings): Resource {
   }
 }
 
-/** The style, once no declared argument (nor filter argument) is named like one of its parameters, nor a filter argument like a declared one. */
+/** The style, once no declared argument (nor filter or sort argument) is named like one of its parameters, nor a filter argument like a declared one. */
 function windowStyle<Style extends Pick<PagingStyle, 'parameters'>> (mount: Mount, style: Style, filtered: TProperties = {}): Style {
   const declared = Object.keys(mount.arguments?.properties ?? {})
   const shadowed = [...declared, ...Object.keys(filtered)].filter((name) => Object.hasOwn(style.parameters, name))
@@ -117,7 +121,7 @@ function envelopeOf (mount: Mount & { kind: 'list' }, style: PagingStyle): (item
   return (item) => uncounted.schema(item, source.totals)
 }
 
-/** The declared arguments plus the filters' arguments and the style's parameters; anything else is refused. */
+/** The declared arguments plus the filters' and the sort's arguments and the style's parameters; anything else is refused. */
 function closedQuery (declared: TObject | undefined, parameters: TProperties): TObject {
   return Type.Object({ ...declared?.properties, ...parameters }, { additionalProperties: false })
 }

@@ -8,6 +8,7 @@ import { isWindowSource, type ReadContext, type ListSource, type RecordSource, t
 import { valueKey } from '../value-key.js'
 import type { CheckedArguments, RawArguments } from './arguments.js'
 import type { CompiledFilters } from './filters.js'
+import type { CompiledSort } from './sort.js'
 import { problem } from './errors.js'
 import { jsonArrayStream, type Whole } from './json-array.js'
 import { frozenWhole, type KeptAnswers } from './served-cache.js'
@@ -53,6 +54,8 @@ export interface ListPlan extends RecordPlan {
   readonly serializeRow: (row: unknown) => string
   /** Takes the filters' arguments off the checked ones, as conditions for the source. */
   readonly filters: CompiledFilters
+  /** Takes the sort's argument off the rest, as the order for the source. */
+  readonly sort: CompiledSort
   /** Names the plain schema: with the source's version, what a plain list's validator is made of. */
   readonly fingerprint: string
   /** Where answers are kept while the source's version names the same rows (served-cache.ts); absent, none are. */
@@ -72,18 +75,23 @@ export interface TextPlan extends Checked {
 
 /**
  * A plain client gets every row streamed; an agent gets a counted, clamped, projected page. Either
- * way the source applies the filters, so the count, the page and the stream are of the same rows.
+ * way the source applies the filters and the sort, so the count, the page and the stream are of the
+ * same rows, in the same order.
  */
 export async function serveList (plan: ListPlan, call: Call): Promise<Served> {
   const checked = plan.check(call)
   const { paging } = checked
-  const { args, where, sent } = plan.filters.split(checked.args)
+  const filtered = plan.filters.split(checked.args)
+  const { args, sort, sent: sorted } = plan.sort.split(filtered.args)
+  const { where } = filtered
+  // What the next page's hint tells to send again: the filters, then the sort.
+  const sent = [...filtered.sent, ...sorted]
   const { source, present, projection, kept } = plan
   // The name of the rows the call selects, read before they are: it may then name an older state
   // than the rows, never a newer one (a later request reads them again).
   const version = isWindowSource(source) ? undefined : source.version
   if (call.audience === 'plain') {
-    const tag = version === undefined ? undefined : `${plan.fingerprint}-${await version(args, where)}`
+    const tag = version === undefined ? undefined : `${plan.fingerprint}-${await version(args, where, sort)}`
     if (tag !== undefined && call.holds?.(tag) === true) return { kind: 'unchanged', body: null, tag }
     const list = tag === undefined ? undefined : kept?.get(tag)
     if (list?.kind === 'list') {
@@ -91,7 +99,9 @@ export async function serveList (plan: ListPlan, call: Call): Promise<Served> {
       return { kind: 'json-array', body: list.bytes, tag }
     }
     const whole = tag === undefined || kept === undefined ? undefined : { maxBytes: kept.maxEntryBytes, keep: (bytes: Buffer, rows: number) => { kept.set(tag, { kind: 'list', bytes, rows }) } }
-    return { kind: 'json-array', body: await streamed(source.stream(args, where, call), (row) => plan.serializeRow(present(row)), call.onRows, whole), tag }
+    // Registration made sure a list read a window at a time is never sorted.
+    const rows = isWindowSource(source) ? source.stream(args, where, call) : source.stream(args, where, call, sort)
+    return { kind: 'json-array', body: await streamed(rows, (row) => plan.serializeRow(present(row)), call.onRows, whole), tag }
   }
   const project = (rows: readonly unknown[]): unknown[] => inSpanSync('projection', () => projectPayload(rows.map(present), projection) as unknown[])
   if (isWindowSource(source)) {
@@ -101,14 +111,14 @@ export async function serveList (plan: ListPlan, call: Call): Promise<Served> {
     const read = await inSpan('slice', async () => await source.window(args, window.offset, window.limit, where, call))
     return counted(call, read.rows.length, style.envelope(project(read.rows), { ...window, keep: sent }, read))
   }
-  // A page is its rows' name and the call's arguments (paging, and the filters its hints repeat).
+  // A page is its rows' name and the call's arguments (paging, and the filters and sort its hints repeat).
   const key = version === undefined || kept === undefined ? undefined : valueKey(await version(args, where), [checked.args, paging])
   const answer = key === undefined ? undefined : kept?.get(key)
   if (answer?.kind === 'page') return counted(call, answer.rows, answer.body)
   let rows = 0
   const body = await paged(plan.style, paging, {
     count: async () => await inSpan('count', async () => await source.count(args, where)),
-    slice: async (offset, limit) => await inSpan('slice', async () => await source.slice(args, offset, limit, where))
+    slice: async (offset, limit) => await inSpan('slice', async () => await source.slice(args, offset, limit, where, sort))
   }, (page) => {
     rows = page.length
     return project(page)

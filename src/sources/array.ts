@@ -1,6 +1,6 @@
 // An in-memory list as a source: for fixtures, small static catalogues and tests. It applies every
-// filter itself, comparing the stored values as JavaScript does.
-import type { Condition, ListSource, RecordSource } from './source.js'
+// filter and every sort itself, comparing the stored values as JavaScript does.
+import type { Condition, ListSource, RecordSource, Sort } from './source.js'
 
 /** A list source over `rows` (or the rows `select` picks for the arguments), in array order. */
 export function arraySource<Args, Row> (rows: readonly Row[] | ((args: Args) => readonly Row[])): ListSource<Args, Row> {
@@ -8,9 +8,10 @@ export function arraySource<Args, Row> (rows: readonly Row[] | ((args: Args) => 
   const selected = (args: Args, where: readonly Condition[] = []): readonly Row[] => where.length === 0 ? select(args) : select(args).filter((row) => meets(row, where))
   return {
     canFilter: () => true,
+    canSort: () => true,
     count: async (args, where) => selected(args, where).length,
-    slice: async (args, offset, limit, where) => selected(args, where).slice(offset, offset + limit),
-    stream: (args, where) => batched(selected(args, where))
+    slice: async (args, offset, limit, where, sort) => sorted(selected(args, where), sort).slice(offset, offset + limit),
+    stream: (args, where, _context, sort) => batched(sorted(selected(args, where), sort))
   }
 }
 
@@ -28,6 +29,23 @@ function meets (row: unknown, where: readonly Condition[]): boolean {
     if (op === 'prefix') return (held as string).startsWith(value as string)
     return op === 'min' ? (held as number | string) >= value : (held as number | string) <= value
   })
+}
+
+/**
+ * `rows` ordered by `sort` (a stable sort: ties keep the array's order, the source's own), a null or
+ * missing value below every other; unsorted, as they are.
+ */
+function sorted<Row> (rows: readonly Row[], sort: Sort | undefined): readonly Row[] {
+  if (sort === undefined) return rows
+  const { field, direction } = sort
+  const sign = direction === 'asc' ? 1 : -1
+  return rows.toSorted((a, b) => sign * compare((a as Record<string, unknown>)[field], (b as Record<string, unknown>)[field]))
+}
+
+function compare (a: unknown, b: unknown): number {
+  if (a === null || a === undefined) return b === null || b === undefined ? 0 : -1
+  if (b === null || b === undefined) return 1
+  return (a as string | number) < (b as string | number) ? -1 : (a as string | number) > (b as string | number) ? 1 : 0
 }
 
 /** Rows per batch a plain list is written in. */

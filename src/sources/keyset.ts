@@ -3,11 +3,14 @@
 // indexed key can start at a key instead: for each version of the data and each query (filters
 // and arguments included), the key at every `every`-th position is read once, in one pass that
 // returns only those keys (the anchors), and a page starts at the anchor at or before its offset,
-// skipping fewer than `every` rows. Offsets, page numbers and envelopes stay as they are.
-import { sql, type Kysely } from 'kysely'
+// skipping fewer than `every` rows. Offsets, page numbers and envelopes stay as they are. A query
+// a caller sorted (sorted.ts) is ordered by the pair (sorted column, key): its anchors are pairs,
+// and a page starts at or after its anchor's pair, a NULL below every value.
+import { sql, type ExpressionBuilder, type ExpressionWrapper, type Kysely, type RawBuilder } from 'kysely'
 import { versionedMemo } from '../store/count-cache.js'
-import { rowsOf, type AnyQuery, type QueryShape } from './shapes.js'
-import { template, type Template } from './template.js'
+import { rowsOf, type QueryShape } from './shapes.js'
+import { orderWords, type SortColumn } from './sorted.js'
+import { template, type Slot, type Template } from './template.js'
 
 export interface KeysetOptions {
   /**
@@ -32,30 +35,76 @@ export function keysetSlicer (db: Kysely<any>, options: KeysetOptions, version: 
   const every = options.every ?? DEFAULT_ANCHOR_EVERY
   if (!Number.isSafeInteger(every) || every < 1) throw new RangeError(`keyset.every must be a positive integer; got ${every}.`)
   const column = sql.ref(options.column)
-  const anchors = versionedMemo<unknown[]>({ version, maxEntries: KEPT_ANCHORS })
-  // Each shape's seek compiled once, and forgotten with the shape: (key, limit, offset).
-  const seeks = new WeakMap<QueryShape<any>, Template<any>>()
-  const seekOf = <Row>(shape: QueryShape<Row>): Template<Row> => {
-    let seek = seeks.get(shape)
+  const anchors = versionedMemo<Anchor[]>({ version, maxEntries: KEPT_ANCHORS })
+  // Each shape's seeks compiled once, and forgotten with the shape: from a key, a key and a value, a key and a NULL.
+  const seeks = new WeakMap<QueryShape<any>, Map<Start, Template<any>>>()
+  const seekOf = <Row>(shape: QueryShape<Row>, start: Start): Template<Row> => {
+    const compiled = seeks.get(shape) ?? new Map<Start, Template<any>>()
+    seeks.set(shape, compiled)
+    let seek = compiled.get(start)
     if (seek === undefined) {
-      seek = template(3, (from, limit, offset) => shape.query.where(column, '>=', from).limit(limit).offset(offset))
-      seeks.set(shape, seek)
+      seek = seekTemplate(shape, column, start)
+      compiled.set(start, seek)
     }
     return seek
   }
   return async (shape, offset, limit) => {
     const index = Math.floor(offset / every)
     if (index === 0) return await rowsOf(db, shape.page(limit, offset))
-    const keys = await anchors.get(shape.key, async () => await anchorKeys(db, shape.query, column, every))
+    const kept = await anchors.get(shape.key, async () => await anchorsOf(db, shape, column, every))
     // Past the last anchor there are no rows to seek to; OFFSET says so as well as anything.
-    if (index >= keys.length) return await rowsOf(db, shape.page(limit, offset))
-    return await rowsOf(db, seekOf(shape)(keys[index], limit, offset - index * every))
+    if (index >= kept.length) return await rowsOf(db, shape.page(limit, offset))
+    const { key, value } = kept[index]
+    const skip = offset - index * every
+    if (shape.sorted === undefined) return await rowsOf(db, seekOf(shape, 'key')(key, limit, skip))
+    if (value === null) return await rowsOf(db, seekOf(shape, 'null')(key, limit, skip))
+    return await rowsOf(db, seekOf(shape, 'value')(value, key, limit, skip))
   }
 }
 
-/** The keys at positions 0, every, 2 × every, …: numbered in one pass, only those returned. */
-async function anchorKeys (db: Kysely<any>, query: AnyQuery<unknown>, column: ReturnType<typeof sql.ref>, every: number): Promise<unknown[]> {
-  const numbered = query.clearSelect().clearOrderBy().select([column.as('anchor'), sql<number>`row_number() over (order by ${column})`.as('position')])
-  const rows = await db.selectFrom(numbered.as('numbered')).select('anchor').where(sql`(${sql.ref('position')} - 1) % ${sql.lit(every)}`, '=', 0).orderBy('position').execute()
-  return rows.map((row) => (row as { anchor: unknown }).anchor)
+/** Where a page starts: at the key at an anchor's position, and at its sorted column's value when the query is sorted. */
+interface Anchor {
+  readonly key: unknown
+  readonly value?: unknown
+}
+
+/** What a seek starts from: a key alone (unsorted), a sorted value and a key, or a NULL and a key. */
+type Start = 'key' | 'value' | 'null'
+
+/** The anchors at positions 0, every, 2 × every, …: numbered in one pass, only those returned. */
+async function anchorsOf (db: Kysely<any>, shape: QueryShape<unknown>, column: ReturnType<typeof sql.ref>, every: number): Promise<Anchor[]> {
+  const { sorted } = shape
+  const order = sorted === undefined ? sql`${column}` : sql`${sql.ref(sorted.column)} ${orderWords(sorted.direction)}, ${column}`
+  const values = sorted === undefined ? [] : [sql.ref(sorted.column).as('value')]
+  const numbered = shape.query.clearSelect().clearOrderBy().select([column.as('key'), ...values, sql<number>`row_number() over (order by ${order})`.as('position')])
+  const picked = db.selectFrom(numbered.as('numbered')).select(sorted === undefined ? ['key'] : ['key', 'value'])
+  return await picked.where(sql`(${sql.ref('position')} - 1) % ${sql.lit(every)}`, '=', 0).orderBy('position').execute() as Anchor[]
+}
+
+/** The shape's rows from an anchor on, `limit` of them after skipping `offset`: the slots are the start's values, then (limit, offset). */
+function seekTemplate<Row> (shape: QueryShape<Row>, column: ReturnType<typeof sql.ref>, start: Start): Template<Row> {
+  const { sorted } = shape
+  if (sorted === undefined) return template(3, (key, limit, offset) => shape.query.where(column, '>=', key).limit(limit).offset(offset))
+  if (start === 'null') return template(3, (key, limit, offset) => shape.query.where((eb) => fromNull(eb, sorted, column, key)).limit(limit).offset(offset))
+  return template(4, (value, key, limit, offset) => shape.query.where((eb) => fromValue(eb, sorted, column, value, key)).limit(limit).offset(offset))
+}
+
+type Condition = ExpressionWrapper<any, any, any>
+
+/**
+ * At or after (value, key), value not NULL. Ascending, the NULLs came before; descending, they all
+ * follow. The bound on the sorted column alone lets an index on (column, key) start at the value.
+ */
+function fromValue (eb: ExpressionBuilder<any, any>, { column, direction }: SortColumn, key: RawBuilder<unknown>, value: Slot, at: Slot): Condition {
+  const by = sql.ref(column)
+  const [reached, passed] = direction === 'asc' ? ['>=', '>'] as const : ['<=', '<'] as const
+  const within = eb.and([eb(by, reached, value), eb.or([eb(by, passed, value), eb(key, '>=', at)])])
+  return direction === 'asc' ? within : eb.or([within, eb(by, 'is', null)])
+}
+
+/** At or after (NULL, key): ascending, the NULLs from the key on and every value after them; descending, the last NULLs. */
+function fromNull (eb: ExpressionBuilder<any, any>, { column, direction }: SortColumn, key: RawBuilder<unknown>, at: Slot): Condition {
+  const by = sql.ref(column)
+  const nulls = eb.and([eb(by, 'is', null), eb(key, '>=', at)])
+  return direction === 'asc' ? eb.or([nulls, eb(by, 'is not', null)]) : nulls
 }

@@ -1,7 +1,8 @@
 // A kysely query as a source: COUNT over it, then LIMIT/OFFSET for a page, and the store's streamed
 // read for the whole list. The query must order by a stable key, so pages never overlap or skip.
 // A mount's filters become WHERE clauses of the query, so the count, each page and the stream are
-// of the filtered rows, and a remembered total is keyed by the filtered query's SQL and values.
+// of the filtered rows, and a remembered total is keyed by the filtered query's SQL and values. A
+// caller's sort only orders by the field's column first (sorted.ts): the count is the unsorted one.
 import { hash } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import { uncachedCounts, type CountCache } from '../store/count-cache.js'
@@ -9,7 +10,8 @@ import type { Store } from '../store/store.js'
 import { valueKey } from '../value-key.js'
 import { keysetSlicer, type KeysetOptions, type Slicer } from './keyset.js'
 import { perArguments, queryShape, rowsOf, type AnyQuery } from './shapes.js'
-import type { Condition, ListSource, RecordSource } from './source.js'
+import { sortedQuery } from './sorted.js'
+import type { Condition, ListSource, RecordSource, Sort } from './source.js'
 
 export interface KyselySourceOptions<Row, Out> {
   /** Turns a stored row into a presented one (e.g. parses JSON columns). */
@@ -19,14 +21,15 @@ export interface KyselySourceOptions<Row, Out> {
   /** Where totals are remembered while the data is unchanged (default: the store's); `false` counts on every request. */
   countCache?: CountCache | false
   /**
-   * The column (or `table.column`) each filtered field is read from, where it is not the field's
+   * The column (or `table.column`) each filtered or sorted field is read from, where it is not the field's
    * name. A date-time compared by a range must be stored as UTC text to the second
    * (`2026-01-31T12:05:09Z`) or as a timestamp, so that order is the instants' order.
    */
   columns?: Readonly<Record<string, string>>
   /**
    * Deep pages by seek: the query's one ascending, unique, indexed order key, and how far apart its
-   * anchors are kept (keyset.ts). Without it, a page is read with OFFSET alone.
+   * anchors are kept (keyset.ts); a sorted page seeks by the pair (sorted column, key). Without it, a
+   * page is read with OFFSET alone.
    */
   keyset?: KeysetOptions
 }
@@ -44,24 +47,27 @@ export function kyselySource<Args, Row, Out = Row> (
   const slice = slicerOf(store, options.keyset)
   const columns = options.columns ?? {}
   // Each distinct arguments' query, its COUNT and its page compiled once (shapes.ts).
-  const shapes = perArguments((args: Args, where: readonly Condition[]) => {
-    const shape = queryShape(where.reduce((selected, condition) => applied(selected, condition, columns), query(args)))
+  const shapes = perArguments((args: Args, where: readonly Condition[], sort?: Sort) => {
+    const filtered = where.reduce((selected, condition) => applied(selected, condition, columns), query(args))
+    const sorted = sort === undefined ? undefined : { column: columns[sort.field] ?? sort.field, direction: sort.direction }
+    const shape = queryShape(sorted === undefined ? filtered : sortedQuery(filtered, sorted), sorted)
     // COUNT over the query itself, so filters, joins and DISTINCT count as they select.
     const counted = db.selectFrom(shape.query.clearOrderBy().as('counted')).select(sql<string | number>`count(*)`.as('count')).compile()
     return { ...shape, counted, countedKey: valueKey(counted.sql, counted.parameters) }
   })
   return {
     canFilter: () => true,
+    canSort: () => true,
     count: async (args, where) => {
       const { counted, countedKey } = shapes(args, where)
       return await cache.count(countedKey, async () => Number((await db.executeQuery(counted)).rows[0].count))
     },
-    slice: async (args, offset, limit, where) => (await slice(shapes(args, where), offset, limit)).map(decode),
-    stream: (args, where, context) => decoded(store.stream(shapes(args, where).query, chunkSize, context?.client), options.decode),
-    // The state of the data, and the statement that reads it: the same two always stream the same rows.
+    slice: async (args, offset, limit, where, sort) => (await slice(shapes(args, where, sort), offset, limit)).map(decode),
+    stream: (args, where, context, sort) => decoded(store.stream(shapes(args, where, sort).query, chunkSize, context?.client), options.decode),
+    // The state of the data, and the statement that reads it: the same two always stream the same rows, in the same order.
     ...(versionTag === undefined
       ? {}
-      : { version: async (args: Args, where?: readonly Condition[]) => hash('sha256', `${await versionTag()}\n${shapes(args, where).key}`, 'base64url') })
+      : { version: async (args: Args, where?: readonly Condition[], sort?: Sort) => hash('sha256', `${await versionTag()}\n${shapes(args, where, sort).key}`, 'base64url') })
   }
 }
 

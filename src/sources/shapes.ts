@@ -4,7 +4,8 @@
 // arguments (often none at all), so their shapes are kept, a bounded number of them.
 import type { CompiledQuery, Kysely, SelectQueryBuilder } from 'kysely'
 import { valueKey } from '../value-key.js'
-import type { Condition } from './source.js'
+import type { SortColumn } from './sorted.js'
+import type { Condition, Sort } from './source.js'
 import { template, type Template } from './template.js'
 
 /** A select of any tables and columns, whose rows are `Row`. */
@@ -20,11 +21,13 @@ export interface QueryShape<Row> {
   readonly key: string
   /** At most `limit` of its rows from `offset`: (limit, offset). */
   readonly page: Template<Row>
+  /** The column a caller's sort orders it by first (sorted.ts), if any. */
+  readonly sorted?: SortColumn
 }
 
-export function queryShape<Row> (query: AnyQuery<Row>): QueryShape<Row> {
+export function queryShape<Row> (query: AnyQuery<Row>, sorted?: SortColumn): QueryShape<Row> {
   const { sql, parameters } = query.compile()
-  return { query, key: valueKey(sql, parameters), page: template(2, (limit, offset) => query.limit(limit).offset(offset)) }
+  return { query, key: valueKey(sql, parameters), page: template(2, (limit, offset) => query.limit(limit).offset(offset)), ...(sorted === undefined ? {} : { sorted }) }
 }
 
 /** The rows a compiled query selects. */
@@ -33,18 +36,18 @@ export async function rowsOf<Row> (db: Kysely<any>, query: CompiledQuery<Row>): 
 }
 
 /**
- * `make`, called once for each distinct arguments and conditions (compared by value) while kept.
+ * `make`, called once for each distinct arguments, conditions and sort (compared by value) while kept.
  * `make` must build the same query for the same arguments: a query that also depends on anything
  * else (the clock, a setting read at each call) is built once and kept as it was.
  */
-export function perArguments<Args, Shape> (make: (args: Args, where: readonly Condition[]) => Shape, kept: number = KEPT_SHAPES): (args: Args, where?: readonly Condition[]) => Shape {
+export function perArguments<Args, Shape> (make: (args: Args, where: readonly Condition[], sort?: Sort) => Shape, kept: number = KEPT_SHAPES): (args: Args, where?: readonly Condition[], sort?: Sort) => Shape {
   const shapes = new Map<string, Shape>()
-  return (args, where = []) => {
-    const name = valueKey('', [args, where])
+  return (args, where = [], sort) => {
+    const name = valueKey('', [args, where, sort ?? null])
     let shape = shapes.get(name)
     if (shape === undefined) {
       if (shapes.size >= kept) shapes.clear()
-      shape = make(args, where)
+      shape = make(args, where, sort)
       shapes.set(name, shape)
     }
     return shape

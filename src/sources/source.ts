@@ -46,23 +46,39 @@ export interface Filterable {
   readonly canFilter?: (field: string, op: ConditionOp) => boolean
 }
 
-export interface ListSource<Args, Row> extends Filterable {
-  /** How many rows the arguments (and the conditions) select. */
+/**
+ * The order a caller chose: by one top-level field, ascending or descending, ties broken by the
+ * source's own order key (in its own direction). A null (or missing) value is below every other:
+ * first ascending, last descending, in every source alike.
+ */
+export interface Sort {
+  readonly field: string
+  readonly direction: 'asc' | 'desc'
+}
+
+/** What a list source can order by: a mount whose sortable fields its source cannot order by is refused. */
+export interface Sortable {
+  /** True when the source orders by `field` itself (then its own order key breaks the ties). */
+  readonly canSort?: (field: string) => boolean
+}
+
+export interface ListSource<Args, Row> extends Filterable, Sortable {
+  /** How many rows the arguments (and the conditions) select: the same whatever their order. */
   count: (args: Args, where?: readonly Condition[]) => Promise<number>
-  /** `limit` rows from `offset`, in the source's stable order. */
-  slice: (args: Args, offset: number, limit: number, where?: readonly Condition[]) => Promise<Row[]>
+  /** `limit` rows from `offset`, in the source's stable order (or by `sort`, then by it). */
+  slice: (args: Args, offset: number, limit: number, where?: readonly Condition[], sort?: Sort) => Promise<Row[]>
   /**
-   * Every row, in order, in batches (arrays of consecutive rows), without holding them
+   * Every row, in order (by `sort` when given), in batches (arrays of consecutive rows), without holding them
    * all in memory. A batch is what a plain list writes in one piece: a few hundred to a few thousand
    * rows each is the intent, one per store read or upstream page.
    */
-  stream: (args: Args, where?: readonly Condition[], context?: ReadContext) => AsyncIterable<readonly Row[]>
+  stream: (args: Args, where?: readonly Condition[], context?: ReadContext, sort?: Sort) => AsyncIterable<readonly Row[]>
   /**
-   * A name for the rows `stream(args, where)` would yield now, which changes whenever they may
+   * A name for the rows `stream(args, where, context, sort)` would yield now, in their order, which changes whenever they may
    * have: a plain list's validator. Read before the stream starts, so a name may be older than the
    * rows it goes with (a later request then gets them again), never newer. Absent: plain lists have none.
    */
-  version?: (args: Args, where?: readonly Condition[]) => Promise<string>
+  version?: (args: Args, where?: readonly Condition[], sort?: Sort) => Promise<string>
   /** The problems reading it can end in (default: the store's). */
   readonly problems?: readonly ProblemCode[]
 }

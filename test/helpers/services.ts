@@ -1,9 +1,11 @@
 // The services some tests need (PostgreSQL, Redis): whether they answer, and what a test does when
 // one does not. Where GATEWAY_REQUIRE_SERVICES=1 (CI, set by .ci/run) that is a failure; elsewhere
-// the test is skipped, loudly. Plus what those tests use: a fresh schema, a fresh key prefix.
+// the test is skipped, loudly. Plus what those tests use: a fresh schema, a fresh key prefix, both stores.
 import { randomBytes } from 'node:crypto'
 import { Redis } from 'ioredis'
 import pg from 'pg'
+import type { Test } from 'tap'
+import { openStore, type Store } from '../../src/store/index.js'
 
 export const SERVICES = {
   PostgreSQL: process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
@@ -127,4 +129,30 @@ function redacted (url: string): string {
   const parsed = new URL(url)
   if (parsed.password !== '') parsed.password = '***'
   return parsed.toString()
+}
+
+/**
+ * `checks` run on a fresh in-memory SQLite store and on PostgreSQL in a fresh schema (skipped as
+ * `needs` says), each seeded first, with the SQL each store was sent (`queries`, which a check may empty).
+ */
+export async function onBothStores (t: Test, seed: (store: Store<any>) => Promise<void>, checks: (t: Test, store: Store<any>, queries: string[], kind: 'sqlite' | 'postgres') => Promise<void>): Promise<void> {
+  await t.test('SQLite', async (t) => {
+    const queries: string[] = []
+    const store = await openStore(':memory:', { onQuery: (text) => { queries.push(text) } })
+    t.teardown(() => store.close())
+    await seed(store)
+    await checks(t, store, queries, 'sqlite')
+  })
+  await t.test('PostgreSQL', async (t) => {
+    if (!await needs(t, 'PostgreSQL')) return
+    const { url, drop } = freshSchema()
+    const queries: string[] = []
+    const store = await openStore(url, { onQuery: (text) => { queries.push(text) } })
+    t.teardown(async () => {
+      await store.close()
+      await drop()
+    })
+    await seed(store)
+    await checks(t, store, queries, 'postgres')
+  })
 }

@@ -53,3 +53,15 @@ t.test('conditions filter the rows before counting, slicing and streaming; a mis
   t.equal(await source.count({}, [{ field: 'missing', op: 'prefix', value: 'a' }]), 0)
   t.equal(await source.count({}, []), 4, 'no conditions: every row')
 })
+
+t.test('a sort: by the field, a null or missing value lowest, ties in array order, the count unchanged', async (t) => {
+  const ranked = [{ id: 1, rank: 2 }, { id: 2, rank: null }, { id: 3 }, { id: 4, rank: 1 }, { id: 5, rank: 2 }, { id: 6, rank: null }]
+  const source = arraySource<unknown, { id: number, rank?: number | null }>(ranked)
+  t.ok(source.canSort?.('rank'))
+  const ids = async (direction: 'asc' | 'desc'): Promise<number[]> => (await source.slice({}, 0, 9, [], { field: 'rank', direction })).map((row) => row.id)
+  t.strictSame(await ids('asc'), [2, 3, 6, 4, 1, 5])
+  t.strictSame(await ids('desc'), [1, 5, 4, 2, 3, 6])
+  t.strictSame((await collect(source.stream({}, [], {}, { field: 'rank', direction: 'desc' }))).map((row) => row.id), [1, 5, 4, 2, 3, 6], 'the stream too')
+  t.strictSame((await source.slice({}, 0, 9)).map((row) => row.id), [1, 2, 3, 4, 5, 6], 'unsorted, as given')
+  t.equal(await source.count({}), 6)
+})

@@ -6,7 +6,7 @@ import fc from 'fast-check'
 import { kyselySource } from '../../../src/sources/index.js'
 import { keysetSlicer } from '../../../src/sources/keyset.js'
 import { openStore, type Store } from '../../../src/store/index.js'
-import { freshSchema, needs } from '../../helpers/services.js'
+import { onBothStores } from '../../helpers/services.js'
 import { propertyRuns, propertySeed } from '../../helpers/fast-check.js'
 
 type Tables = { numbered: { id: number, parity: string } }
@@ -65,26 +65,7 @@ async function checks (t: Test, store: Store<any>, queries: string[], alone: boo
   })
 }
 
-t.test('SQLite', async (t) => {
-  const queries: string[] = []
-  const store = await openStore(':memory:', { onQuery: (text) => { queries.push(text) } })
-  t.teardown(() => store.close())
-  await seeded(store)
-  await checks(t, store, queries, true)
-})
-
-t.test('PostgreSQL', async (t) => {
-  if (!await needs(t, 'PostgreSQL')) return
-  const { url, drop } = freshSchema()
-  const queries: string[] = []
-  const store = await openStore(url, { onQuery: (text) => { queries.push(text) } })
-  t.teardown(async () => {
-    await store.close()
-    await drop()
-  })
-  await seeded(store)
-  await checks(t, store, queries, false)
-})
+await onBothStores(t, seeded, async (t, store, queries, kind) => { await checks(t, store, queries, kind === 'sqlite') })
 
 t.test('what a keyset cannot be given is refused at once', async (t) => {
   const store = await openStore(':memory:')
