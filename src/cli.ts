@@ -40,15 +40,15 @@ const HELP_OPTION = { help: { type: 'boolean', short: 'h' } } as const
 
 const COMMANDS: Readonly<Record<string, Command>> = {
   serve: {
-    usage: 'audience-gateway serve [FILE] [--create-database]',
+    usage: 'audience-gateway serve [FILE]',
     summary: 'Serve FILE (or GATEWAY_CONFIG\'s file, or the demo) over HTTP',
-    help: 'Serves the declaration file FILE (JSON or YAML): its mounts as HTTP routes and MCP tools at /mcp, with its OpenAPI document at /openapi.json. Without FILE, the file GATEWAY_CONFIG names; without either, the demo. Configured by the environment (PORT, HOST, DATABASE_URL, API_KEYS, ...). SIGHUP reads FILE again; SIGTERM drains and stops.\n\n  --create-database  create the SQLite file DATABASE_URL names (and its directory) when there is none; without it a missing file is refused, so a mistyped path makes no empty database. The demo creates its own.',
-    options: { ...HELP_OPTION, 'create-database': { type: 'boolean' } },
+    help: 'Serves the declaration file FILE (JSON or YAML): its mounts as HTTP routes and MCP tools at /mcp, with its OpenAPI document at /openapi.json. Without FILE, the file GATEWAY_CONFIG names; without either, the demo. Configured by the environment (PORT, HOST, DATABASE_URL, API_KEYS, ...). SIGHUP reads FILE again; SIGTERM drains and stops.',
+    options: HELP_OPTION,
     min: 0,
     max: 1,
-    run: async ([path], values) => {
+    run: async ([path]) => {
       // The demo is loaded only when it is served: a user's file needs none of it.
-      await serve(path, async () => (await import('../demo/app.js')).default as FilelessApp, { createDatabase: values['create-database'] === true })
+      await serve(path, async () => (await import('../demo/app.js')).default as FilelessApp)
       return undefined
     }
   },

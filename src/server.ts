@@ -185,18 +185,12 @@ export function appSettings (config: Config): Config & Pick<GatewayOptions, 'sta
 /** An app serving without a declaration file (the demo), with the settings the configuration gives. */
 export type FilelessApp = FastifyPluginAsync<Config & Omit<GatewayOptions, 'setUp' | 'tags' | 'info'>>
 
-/** How a start may treat its database. */
-export interface ServeOptions {
-  /** A SQLite DATABASE_URL naming no file is created for a declaration file (`serve --create-database`); without it, refused. */
-  readonly createDatabase?: boolean
-}
-
 /**
  * Serves the declaration file at `path` (else GATEWAY_CONFIG's, else `fileless`'s app) until a signal
- * ends it: `audience-gateway serve` and `npm start`. The demo creates its own database; a file's is
- * created only when `createDatabase` says so.
+ * ends it: `audience-gateway serve` and `npm start`. The demo creates its own database; a file's
+ * database must exist (a typo in DATABASE_URL would otherwise serve a new, empty one).
  */
-export async function serve (argument: string | undefined, fileless: () => Promise<FilelessApp>, { createDatabase = false }: ServeOptions = {}): Promise<void> {
+export async function serve (argument: string | undefined, fileless: () => Promise<FilelessApp>): Promise<void> {
   const config = configOrStop(process.env)
   // Before anything is loaded: the process stays near its live size however long a list is.
   boundHeapGrowth(config.heapGrowingPercent)
@@ -212,7 +206,7 @@ export async function serve (argument: string | undefined, fileless: () => Promi
   // Unencapsulated: the shutdown drains through the gateway's decorators.
   const build = async (declared: LoadedFile | undefined): Promise<AppGeneration> => await buildGeneration(options, async (generation) => {
     if (declared === undefined) await generation.register(fp(await fileless()), settings)
-    else await generation.register(fp(declaredApp), { ...settings, file: declared, env: process.env, createDatabase })
+    else await generation.register(fp(declaredApp), { ...settings, file: declared, env: process.env, createDatabase: false })
   })
   let first: AppGeneration
   try {
@@ -246,7 +240,7 @@ export async function serve (argument: string | undefined, fileless: () => Promi
  */
 export function startRefusal (error: unknown): string {
   if (error instanceof MissingDatabaseError) {
-    return `Cannot start: DATABASE_URL names no SQLite file: ${error.path} does not exist. Set DATABASE_URL to an existing file, or create this one on purpose with \`audience-gateway serve --create-database\`.\n`
+    return `Cannot start: DATABASE_URL names no SQLite file: ${error.path} does not exist. Set DATABASE_URL to the SQLite file holding the tables the declaration file reads: none is created for it, as a new one would hold none of them.\n`
   }
   return `Cannot start: ${(error as Error).message}\n`
 }

@@ -150,7 +150,7 @@ t.test('a SQLite DATABASE_URL naming no file is refused by check, openapi and mc
   const dir = await mkdtemp(join(tmpdir(), 'gateway-cli-missing-'))
   t.teardown(async () => { await rm(dir, { recursive: true, force: true }) })
   const missing = join(dir, 'typo', 'taks.sqlite')
-  const said = `Cannot start: DATABASE_URL names no SQLite file: ${missing} does not exist. Set DATABASE_URL to an existing file, or create this one on purpose with \`audience-gateway serve --create-database\`.\n`
+  const said = `Cannot start: DATABASE_URL names no SQLite file: ${missing} does not exist. Set DATABASE_URL to the SQLite file holding the tables the declaration file reads: none is created for it, as a new one would hold none of them.\n`
   for (const argv of [['check', FILE], ['openapi', FILE], ['mcp', '--stdio', FILE]]) {
     const refused = await command(argv, { DATABASE_URL: missing, LOG_LEVEL: 'silent' })
     t.equal(refused.code, EXIT.invalid, argv[0])

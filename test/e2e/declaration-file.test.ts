@@ -90,9 +90,10 @@ t.test('a refused file stops the start: every problem on its own line, located, 
   const { code, stderr } = await runServer({ DATABASE_URL: tasksDatabase(dir), GATEWAY_CONFIG: file })
   t.equal(code, 1)
   const lines = stderr.trimEnd().split('\n')
-  t.equal(lines[0], 'Invalid declaration file (2 problems):')
+  t.equal(lines[0], 'Invalid declaration file (3 problems):')
   t.match(lines[1], new RegExp(`^${file}:\\d+:\\d+: /records/Task: Record 'Task': a record has one label, but "title" and "state" are both marked as the label.$`))
-  t.match(lines[2], new RegExp(`^${file}:\\d+:\\d+: /mounts/1/url: serves the URL of mount 0 too`))
+  t.match(lines[2], new RegExp(`^${file}:\\d+:\\d+: /sources/tasks/table: the database has no table or view "chores"; it has: tasks$`), 'a source no mount could be compiled with is checked too')
+  t.match(lines[3], new RegExp(`^${file}:\\d+:\\d+: /mounts/1/url: serves the URL of mount 0 too`))
   t.notMatch(stderr, /\n\s+at /, 'no stack trace')
 })
 
@@ -116,14 +117,14 @@ t.test('a file that cannot be read is one line', async (t) => {
 })
 
 t.test('a failure that is not the file\'s is not dressed up as one', async (t) => {
-  const dir = t.testdir({ 'plain.txt': '' })
+  const dir = t.testdir()
   const file = join(dir, 'gateway.json')
   await writeFile(file, JSON.stringify(TASKS))
-  // Asked to create the file under a plain file, which cannot hold one.
-  const { code, stderr } = await runServer({ DATABASE_URL: join(dir, 'plain.txt', 'db.sqlite'), GATEWAY_CONFIG: file }, ['--create-database'])
+  // A database no one answers at: port 1 on the loopback.
+  const { code, stderr } = await runServer({ DATABASE_URL: 'postgres://gateway@127.0.0.1:1/none', GATEWAY_CONFIG: file })
   t.equal(code, 1)
   t.notMatch(stderr, /Invalid declaration file/)
-  t.match(stderr, /^Cannot start: EEXIST: .*plain\.txt'\n$/, 'one line, no stack')
+  t.match(stderr, /^Cannot start: .*ECONNREFUSED.*\n$/, 'one line, no stack')
 })
 
 t.test('a SQLite DATABASE_URL naming no file stops the start on one line, and nothing is created', async (t) => {
@@ -133,19 +134,6 @@ t.test('a SQLite DATABASE_URL naming no file stops the start on one line, and no
   const missing = join(dir, 'typo', 'taks.sqlite')
   const { code, stderr } = await runServer({ DATABASE_URL: missing, GATEWAY_CONFIG: file })
   t.equal(code, 1)
-  t.equal(stderr, `Cannot start: DATABASE_URL names no SQLite file: ${missing} does not exist. Set DATABASE_URL to an existing file, or create this one on purpose with \`audience-gateway serve --create-database\`.\n`)
+  t.equal(stderr, `Cannot start: DATABASE_URL names no SQLite file: ${missing} does not exist. Set DATABASE_URL to the SQLite file holding the tables the declaration file reads: none is created for it, as a new one would hold none of them.\n`)
   t.notOk(existsSync(join(dir, 'typo')), 'neither the file nor its directory')
-})
-
-t.test('serve --create-database creates the SQLite file on purpose, its directory too', async (t) => {
-  const dir = t.testdir()
-  const file = join(dir, 'gateway.json')
-  await writeFile(file, JSON.stringify({ records: {}, sources: {}, mounts: [] }))
-  const wanted = join(dir, 'new', 'gateway.sqlite')
-  const server = await startServer({ API_KEYS: KEY, DATABASE_URL: wanted, SHUTDOWN_DRAIN_SECONDS: '0' }, ['--create-database', file])
-  t.teardown(() => { server.child.kill('SIGKILL') })
-  t.ok(existsSync(wanted), 'created')
-  t.equal((await fetch(`${server.url}/openapi.json`)).status, 200, 'and served')
-  server.child.kill('SIGTERM')
-  t.equal(await server.exited, 0)
 })

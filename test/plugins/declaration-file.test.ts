@@ -1,6 +1,8 @@
 // The plugin serving a file's mounts: what the core refuses when a mount is served (a paging style
 // its source cannot have, one component name for two schemas) is refused naming the mount in the
 // file, every such problem at once, and the upstreams' clients are closed with the app.
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import Fastify from 'fastify'
 import t from 'tap'
 import declarationFile from '../../plugins/declaration-file.js'
@@ -9,6 +11,7 @@ import { loadDeclarationFile } from '../../src/config-file/loader.js'
 import gateway from '../../src/gateway.js'
 import { setUpDemo } from '../../demo/catalogue.js'
 import { KEY } from '../helpers/app.js'
+import { buildDeclaredApp } from '../helpers/declared-app.js'
 
 const BOOK = { fields: { id: { type: 'integer', handle: true }, title: { type: 'string', label: true }, author_id: { type: 'integer', hidden: true } } }
 const list = (extra: object): object => ({ kind: 'list', summary: 'Books', record: 'Book', source: 'books', permissions: ['unrestricted'], ...extra })
@@ -65,4 +68,21 @@ t.test('a file the core accepts is served: a list, and a text held in a column',
   t.equal(plain.body, 'A Wizard of Earthsea\n')
   t.match((await app.inject({ url: '/books/3/title', headers: { 'x-audience': 'agent' } })).json(), { lines: ['A Wizard of Earthsea'], total_lines: 1, has_more: false })
   t.equal((await app.inject('/books/9/title')).statusCode, 404)
+})
+
+t.test('a file that reads no table opens no database: the one DATABASE_URL names is not required', async (t) => {
+  const dir = t.testdir({
+    'upstream.json': JSON.stringify({
+      records: { Thing: { fields: { id: { type: 'integer' } } } },
+      upstreams: { api: { origin: 'http://127.0.0.1:9' } },
+      sources: { things: { upstream: 'api', path: '/things', paging: { style: 'single' } } },
+      mounts: [{ kind: 'list', name: 'listThings', url: '/things', summary: 'Things', record: 'Thing', source: 'things', permissions: ['unrestricted'], paging: { style: 'offset', unit: 'things' } }]
+    }),
+    'unsourced.json': JSON.stringify({ records: { Thing: { fields: { id: { type: 'integer' } } } }, mounts: [] })
+  })
+  const missing = join(dir, 'no', 'such.sqlite')
+  const app = await buildDeclaredApp(t, join(dir, 'upstream.json'), { databaseUrl: missing, createDatabase: false, setUp: undefined })
+  t.equal((await app.inject({ url: '/openapi.json' })).statusCode, 200)
+  t.notOk(existsSync(join(dir, 'no')), 'nothing created')
+  await t.rejects(buildDeclaredApp(t, join(dir, 'unsourced.json'), { databaseUrl: missing, createDatabase: false, setUp: undefined }), { name: 'DeclarationFileError', message: /must have "sources"/ })
 })
