@@ -1,6 +1,6 @@
 import t from 'tap'
 import { DateTime, Settings } from 'luxon'
-import { EXAMPLE_MOMENT, formatDateTime, formatExample, InvalidDateError, isTimeZone } from '../../src/time.js'
+import { EXAMPLE_MOMENT, formatDateTime, formatExample, InvalidDateError, isTimeZone, storedInstant } from '../../src/time.js'
 
 const FORMAT = 'dd LLL yyyy HH:mm ZZ'
 
@@ -99,4 +99,22 @@ t.test('the two commonest shapes, read digit by digit, render as luxon renders t
   for (const value of ['2026-02-30', '2026-13-01', '2026-01-31T23:60:00Z']) {
     t.throws(() => formatDateTime(value, FORMAT, 'Europe/Paris'), InvalidDateError, value)
   }
+})
+
+t.test('a stored timestamp\'s text as RFC 3339, naming the same instant', async (t) => {
+  const cases: Array<[string, string | undefined, string | undefined]> = [
+    ['2026-12-02 15:30:05', 'UTC', '2026-12-02T15:30:05Z'],
+    ['2026-12-02 15:30:05', 'Europe/Paris', '2026-12-02T15:30:05+01:00'],
+    ['2026-07-02 15:30:05.123456', 'Europe/Paris', '2026-07-02T15:30:05.123456+02:00'],
+    ['2026-12-02 15:30', 'UTC', '2026-12-02T15:30:00Z'],
+    ['2026-12-02 15:30:05+00', 'UTC', '2026-12-02T15:30:05+00:00'],
+    ['2026-12-02T15:30:05+0530', undefined, '2026-12-02T15:30:05+05:30'],
+    ['2026-12-02t15:30:05z', undefined, '2026-12-02T15:30:05Z'],
+    ['2026-12-31 23:59:60Z', 'UTC', '2026-12-31T23:59:60Z'],
+    ['2026-12-02 15:30:05', undefined, undefined],
+    ['2026-12-02', 'UTC', undefined],
+    ['2026-02-30 10:00:00', 'UTC', undefined],
+    ['yesterday', 'UTC', undefined]
+  ]
+  for (const [text, zone, expected] of cases) t.equal(storedInstant(text, zone), expected, `${text} stored ${zone ?? 'with its offset'}`)
 })

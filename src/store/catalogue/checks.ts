@@ -31,7 +31,8 @@ function literals (list: string): Array<string | number> | undefined {
     if (match === null) return undefined
     values.push(match[1] === undefined ? Number(match[2]) : match[1].replaceAll("''", "'"))
   }
-  return values.length === 0 ? undefined : values
+  // splitOutsideQuotes gives one item at least, and `()` one empty item, which is no literal.
+  return values
 }
 
 function splitOutsideQuotes (list: string): string[] {

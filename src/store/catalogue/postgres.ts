@@ -47,9 +47,10 @@ export async function postgresCatalogue (db: Kysely<any>, schema?: string): Prom
     })
   }
   for (const index of indexes) {
-    const table = tables.get(index.relation)
+    // An index is on one of the relations read (a table, a materialized view), which has columns.
+    const table = tables.get(index.relation)!
     // An expression's place in an index names no column: no set of columns is unique by it.
-    if (table === undefined || index.columns.includes(null)) continue
+    if (index.columns.includes(null)) continue
     table.unique.push(index.columns as string[])
     if (index.primary) table.primaryKey.push(...index.columns as string[])
   }

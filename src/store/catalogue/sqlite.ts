@@ -8,14 +8,14 @@ import { checkedValues } from './checks.js'
 interface PragmaColumn { name: string, type: string, notnull: number, pk: number }
 
 export async function sqliteCatalogue (db: Kysely<any>): Promise<TableInfo[]> {
-  const objects = (await sql<{ name: string, type: 'table' | 'view', sql: string | null }>`
+  const objects = (await sql<{ name: string, type: 'table' | 'view', sql: string }>`
     select name, type, sql from sqlite_schema where type in ('table', 'view') and substr(name, 1, 7) <> 'sqlite_' order by name`.execute(db)).rows
   const tables: TableInfo[] = []
   for (const object of objects) {
     const view = object.type === 'view'
     const pragma = (await sql<PragmaColumn>`select name, type, "notnull", pk from pragma_table_info(${object.name})`.execute(db)).rows
     const primaryKey = pragma.filter((column) => column.pk > 0).sort((a, b) => a.pk - b.pk).map((column) => column.name)
-    const checks = checkedValues(object.sql ?? '')
+    const checks = checkedValues(object.sql)
     const columns = pragma.map((column): ColumnInfo => {
       const values = checks.get(column.name.toLowerCase())
       return {

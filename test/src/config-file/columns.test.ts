@@ -130,6 +130,12 @@ function suite (t: Test, store: Store<any>, kind: 'sqlite' | 'postgres'): void {
     t.notOk('notes' in (plain[0] as object))
   })
 
+  t.test('a cast to text is refused where the text would not be the value stored', async (t) => {
+    t.strictSame(await refused({ Item: item({ picture: { type: 'string', nullable: true } }) }, { fields: { ...payloadMapping, picture: { cast: 'text' } } }), [
+      '/sources/items/fields/picture: record Item\'s field "picture" casts column "picture" of table "items" to text, but it holds bytes, which the cast would not keep as stored'
+    ])
+  })
+
   t.test('conversions declared where they cannot apply are refused', async (t) => {
     const lines = await refused({ Item: item({ code: { type: 'string' }, title: { type: 'string' }, born: { type: 'date-time', nullable: true } }) }, { fields: { ...payloadMapping, code: { stored: 'UTC' }, title: { cast: 'text' }, born: { stored: 'Mars/Olympus' } } })
     t.strictSame(lines, [
