@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url'
 import type { ParseArgsConfig } from 'node:util'
 import { EXIT, plural, type Io } from '../command-io.js'
 import { DraftError, renderDraft, type Draft } from './draft.js'
+import { draftFromDatabase, shownUrl } from './from-db.js'
 import { draftFromOpenApi } from './from-openapi.js'
 import { readDocument } from './read-input.js'
 
@@ -15,17 +16,32 @@ import { readDocument } from './read-input.js'
 interface DraftMode {
   readonly input: string
   readonly draft: (input: string, values: Readonly<Record<string, unknown>>) => Promise<Draft>
+  /** The input as it may be written in the file and on the terminal (a URL without its password). */
+  readonly shown?: (input: string) => string
+  /** What the draft is served with: the environment `check` and `serve` need set. */
+  readonly environment?: (input: string) => string
 }
 
 /** The ways of drafting, by the option that names each one's input. */
 const MODES: Readonly<Record<string, DraftMode>> = {
-  'from-openapi': { input: 'FILE|URL', draft: async (input) => draftFromOpenApi(await readDocument(input)) }
+  'from-openapi': { input: 'FILE|URL', draft: async (input) => draftFromOpenApi(await readDocument(input)) },
+  'from-db': {
+    input: 'URL',
+    draft: async (input, values) => await draftFromDatabase(input, {
+      ...(typeof values.tables === 'string' ? { tables: values.tables.split(',').map((name) => name.trim()).filter((name) => name !== '') } : {}),
+      ...(typeof values.schema === 'string' ? { schema: values.schema } : {})
+    }),
+    shown: shownUrl,
+    environment: (input) => `DATABASE_URL=${shownUrl(input)} `
+  }
 }
 
-export const INIT_USAGE = `audience-gateway init ${Object.entries(MODES).map(([option, mode]) => `--${option} ${mode.input}`).join(' | ')} [--out FILE] [--force]`
+export const INIT_USAGE = `audience-gateway init ${Object.entries(MODES).map(([option, mode]) => `--${option} ${mode.input}`).join(' | ')} [--tables A,B] [--schema NAME] [--out FILE] [--force]`
 
 export const INIT_OPTIONS = {
   ...Object.fromEntries(Object.keys(MODES).map((option) => [option, { type: 'string' }])),
+  tables: { type: 'string' },
+  schema: { type: 'string' },
   out: { type: 'string', short: 'o' },
   force: { type: 'boolean' }
 } satisfies NonNullable<ParseArgsConfig['options']>
@@ -33,6 +49,9 @@ export const INIT_OPTIONS = {
 export const INIT_HELP = `Drafts a declaration file from what already describes the data, so a first file writes itself. Every guess (a paging style, a handle, a label, a hidden field, a timestamp, a display) and everything it could not draft is a # comment above the key it concerns: read them, then check and serve the file.
 
   --from-openapi FILE|URL  an upstream's OpenAPI 3.0 or 3.1 document (JSON or YAML; a path, or an http(s) URL): each list operation an upstream list, each get-by-id a record, one upstream
+  --from-db URL            a database: a SQLite file (never created) or a postgres:// URL; per table or view one record, one source and a list and a record mount, each column a field of its type and nullability, the key as handle and order, CHECK ... IN lists and enums as choices
+  --tables A,B             --from-db: only these tables and views, in this order (default: all)
+  --schema NAME            --from-db on PostgreSQL: the schema read (default: the search_path's first)
   --out FILE               where the draft is written (default gateway.yaml; a .yaml or .yml file, since the guesses are comments; - for stdout)
   --force                  overwrite FILE if it exists (otherwise it is refused)`
 
@@ -52,6 +71,8 @@ export function initAsked (values: Readonly<Record<string, unknown>>): InitAsked
     const modes = Object.entries(MODES).map(([option, mode]) => `--${option} ${mode.input}`).join(' or ')
     return { usage: given.length === 0 ? `say what to draft from: ${modes}.` : `one of ${given.map((option) => `--${option}`).join(', ')} at a time.` }
   }
+  const foreign = ['tables', 'schema'].filter((option) => values[option] !== undefined && given[0] !== 'from-db')
+  if (foreign.length > 0) return { usage: `${foreign.map((option) => `--${option}`).join(' and ')} ${foreign.length === 1 ? 'is' : 'are'} for --from-db only.` }
   const out = typeof values.out === 'string' ? values.out : 'gateway.yaml'
   if (out !== '-' && !/\.ya?ml$/i.test(out)) return { usage: `--out names a .yaml or .yml file (the guesses are YAML comments), or - for stdout; got ${JSON.stringify(out.slice(0, 80))}.` }
   return { mode: given[0], input: String(values[given[0]]), out, force: values.force === true, values }
@@ -64,7 +85,7 @@ export async function init (asked: InitAsked, io: Io): Promise<number> {
     draft = await MODES[asked.mode].draft(asked.input, asked.values)
   } catch (error) {
     // Every failure to read the input is a DraftError, said in one line.
-    io.stderr.write(`Cannot draft: ${asked.input} ${(error as DraftError).message}\n`)
+    io.stderr.write(`Cannot draft: ${shown(asked)} ${(error as DraftError).message}\n`)
     return EXIT.invalid
   }
   const text = renderDraft(draft, headerOf(asked))
@@ -89,7 +110,7 @@ function headerOf (asked: InitAsked): string {
   const from = resolve(asked.out === '-' ? '.' : dirname(resolve(asked.out)))
   return [
     `yaml-language-server: $schema=${relative(from, schema)}`,
-    `Drafted by \`audience-gateway init --${asked.mode} ${asked.input}\`.`,
+    `Drafted by \`audience-gateway init --${asked.mode} ${shown(asked)}\`.`,
     'Each guess, and each thing not drafted, is a comment above the key it concerns: read them, then',
     '`audience-gateway check` this file before serving it.'
   ].join('\n')
@@ -111,11 +132,17 @@ function summaryOf (draft: Draft, asked: InitAsked): string {
   ].join(', ')
   const variables = [...new Set([...JSON.stringify(declarations).matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((match) => match[1]))]
   const file = asked.out === '-' ? 'FILE' : asked.out
+  const environment = MODES[asked.mode].environment?.(asked.input) ?? ''
   return [
-    `Drafted ${asked.out === '-' ? 'on stdout' : asked.out} from ${asked.input}: ${counts} (each note a # comment above the key it concerns).`,
+    `Drafted ${asked.out === '-' ? 'on stdout' : asked.out} from ${shown(asked)}: ${counts} (each note a # comment above the key it concerns).`,
     `Next: read the notes${asked.out === '-' ? ', save the draft as a .yaml file' : ''}${variables.length === 0 ? '' : `, set ${variables.join(', ')}`}, then`,
-    `  audience-gateway check ${file}`,
-    `  audience-gateway serve ${file}`,
+    `  ${environment}audience-gateway check ${file}`,
+    `  ${environment}audience-gateway serve ${file}`,
     ''
   ].join('\n')
+}
+
+/** The input as the file and the terminal may show it. */
+function shown (asked: InitAsked): string {
+  return MODES[asked.mode].shown?.(asked.input) ?? asked.input
 }

@@ -17,7 +17,8 @@ const FLOW_WIDTH = 72
 
 /** The draft as YAML text: a header comment (`header`, one or more lines), each note a `# ` comment above the key its pointer names. */
 export function renderDraft (draft: Draft, header: string): string {
-  const document = new Document(draft.declarations)
+  // Every value written out where it is: a draft is read and edited, and an alias (`*a1`) would tie two places together.
+  const document = new Document(draft.declarations, { aliasDuplicateObjects: false })
   // A note sits above its key, or above the one-line map holding it: the maps around that stay
   // blocks, as do the file's top and its sections (records, sources, ...) unless empty.
   const top = document.contents as YAMLMap<unknown, Node>

@@ -8,8 +8,8 @@ import { DeclarationFileError } from '../../../src/config-file/errors.js'
 import { loadDeclarationFile } from '../../../src/config-file/loader.js'
 import { compileMount } from '../../../src/core/index.js'
 import { openStore, type Store } from '../../../src/store/index.js'
-import { POSTGRES_ROWS, POSTGRES_SCHEMA, SQLITE_ROWS, SQLITE_SCHEMA } from '../../fixtures/every-kind.js'
-import { freshSchema, needs } from '../../helpers/services.js'
+import { everyKindOnPostgres, SQLITE_ROWS, SQLITE_SCHEMA } from '../../fixtures/every-kind.js'
+import { needs } from '../../helpers/services.js'
 
 const log = { warn: () => {} }
 const list = (extra: object = {}): object => ({ kind: 'list', name: 'listItems', url: '/items', summary: 'Items', record: 'Item', source: 'items', permissions: ['unrestricted'], ...extra })
@@ -196,14 +196,7 @@ t.test('SQLite', async (t) => {
 
 t.test('PostgreSQL', async (t) => {
   if (!await needs(t, 'PostgreSQL')) return
-  const fresh = freshSchema('columns_test')
-  const store = await openStore(fresh.url)
-  t.teardown(async () => {
-    await store.close()
-    await fresh.drop()
-  })
-  await sql.raw(POSTGRES_SCHEMA).execute(store.db)
-  await sql.raw(POSTGRES_ROWS).execute(store.db)
+  const { store } = await everyKindOnPostgres(t, 'columns_test')
   suite(t, store, 'postgres')
 
   t.test('a bigint a JSON number cannot carry exactly is refused, not rounded', async (t) => {

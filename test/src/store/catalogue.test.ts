@@ -5,8 +5,8 @@ import { sql, type Kysely } from 'kysely'
 import { namesOneRow, readCatalogue, type Catalogue } from '../../../src/store/catalogue/index.js'
 import { checkedValues } from '../../../src/store/catalogue/checks.js'
 import { openStore } from '../../../src/store/index.js'
-import { POSTGRES_ROWS, POSTGRES_SCHEMA, SQLITE_SCHEMA } from '../../fixtures/every-kind.js'
-import { freshSchema, needs } from '../../helpers/services.js'
+import { everyKindOnPostgres, SQLITE_SCHEMA } from '../../fixtures/every-kind.js'
+import { needs } from '../../helpers/services.js'
 
 async function run (db: Kysely<any>, statements: string): Promise<void> {
   await sql.raw(statements).execute(db)
@@ -74,14 +74,7 @@ t.test('SQLite: a text primary key may hold NULL unless declared NOT NULL; parti
 
 t.test('PostgreSQL', async (t) => {
   if (!await needs(t, 'PostgreSQL')) return
-  const fresh = freshSchema('catalogue_test')
-  const store = await openStore(fresh.url)
-  t.teardown(async () => {
-    await store.close()
-    await fresh.drop()
-  })
-  await run(store.db, POSTGRES_SCHEMA)
-  await run(store.db, POSTGRES_ROWS)
+  const { store } = await everyKindOnPostgres(t, 'catalogue_test')
   await run(store.db, 'create unique index tags_shout on tags (upper(colour))')
   const catalogue = await readCatalogue(store)
   t.strictSame([...catalogue.keys()].sort(), ['active_items', 'items', 'memberships', 'tags'])
