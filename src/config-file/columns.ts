@@ -42,19 +42,24 @@ const READS: Readonly<Record<string, readonly ColumnKind[]>> = {
   array: ['json']
 }
 
-/** Checks `mapping`'s field of `record` against `column` (on `store`), and says how its values are read. */
-export function columnReading (record: RecordDeclaration, mapping: FieldMapping, column: ColumnInfo, table: string, store: 'sqlite' | 'postgres'): ColumnReading {
+/**
+ * Checks `mapping`'s field of `record` against `column` of `table` (on `store`), and says how its
+ * values are read. A column whose type says nothing (SQLite's none, an unknown one) is not checked
+ * for its type, nor a view's for NULLs (a view promises none): their values are checked as they are
+ * met (stored-values.ts, and the conversions here).
+ */
+export function columnReading (record: RecordDeclaration, mapping: FieldMapping, column: ColumnInfo, table: { readonly name: string, readonly view: boolean }, store: 'sqlite' | 'postgres'): ColumnReading {
   const wanted = wantedOf(record.schema.properties[mapping.field])
-  const where = `column "${column.name}" of table "${table}"`
-  if (wanted === undefined || column.kind === 'other') return {}
+  const where = `column "${column.name}" of ${table.view ? 'view' : 'table'} "${table.name}"`
+  if (wanted === undefined) return {}
   const kind = kindRead(mapping, column.kind, store)
   if (mapping.cast === 'text' && (column.kind === 'bytes' || column.kind === 'json')) {
     return { problem: `casts ${where} to text, but it holds ${KIND_NAMES[column.kind]}, which the cast would not keep as stored` }
   }
   const reads = READS[wanted.type]
-  if (reads !== undefined && !reads.includes(kind)) return { problem: `is ${describe(wanted.type)}, but ${where} is ${column.type} (${KIND_NAMES[column.kind]}); ${remedy(wanted.type, kind)}` }
-  const optional = !Object.hasOwn(record.schema.properties, mapping.field) || (record.schema.required ?? []).includes(mapping.field) === false
-  if (column.nullable && !wanted.nullable && !(mapping.omitNull && optional)) {
+  if (reads !== undefined && kind !== 'other' && !reads.includes(kind)) return { problem: `is ${describe(wanted.type)}, but ${where} is ${column.type} (${KIND_NAMES[column.kind]}); ${remedy(wanted.type, kind)}` }
+  const optional = (record.schema.required ?? []).includes(mapping.field) === false
+  if (column.nullable && !table.view && !wanted.nullable && !(mapping.omitNull && optional)) {
     return { problem: `is not nullable, but ${where} admits NULL; declare the field "nullable": true${optional ? ' (or map it with "omitNull": true)' : ''}, or make the column NOT NULL` }
   }
   if (mapping.stored !== undefined && wanted.type !== 'string:date-time') return { problem: 'says how its timestamps are "stored", but it is not a date-time field' }

@@ -68,7 +68,7 @@ export function tableSource (declared: TableSourceDeclaration, reading: Reading,
       broken = true
       continue
     }
-    const read = columnReading(reading.record, mapping, columns.get(mapping.column)!, declared.table, store.kind)
+    const read = columnReading(reading.record, mapping, columns.get(mapping.column)!, table, store.kind)
     if ('problem' in read) {
       issues.push({ pointer: fieldAt(mapping.field), message: `record ${reading.record.name}'s field "${mapping.field}" ${read.problem}` })
       broken = true
