@@ -84,7 +84,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   },
   init: {
     usage: INIT_USAGE,
-    summary: 'Draft a declaration file from an upstream\'s OpenAPI document',
+    summary: 'Draft a declaration file from a database\'s tables or an upstream\'s OpenAPI document',
     help: INIT_HELP,
     options: { ...HELP_OPTION, ...INIT_OPTIONS },
     min: 0,

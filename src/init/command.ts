@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 import type { ParseArgsConfig } from 'node:util'
 import { EXIT, plural, type Io } from '../command-io.js'
 import { DraftError, renderDraft, type Draft } from './draft.js'
-import { draftFromDatabase, shownUrl } from './from-db.js'
+import { draftFromDatabase } from './from-db.js'
 import { draftFromOpenApi } from './from-openapi.js'
 import { readDocument } from './read-input.js'
 
@@ -24,7 +24,7 @@ interface DraftMode {
 
 /** The ways of drafting, by the option that names each one's input. */
 const MODES: Readonly<Record<string, DraftMode>> = {
-  'from-openapi': { input: 'FILE|URL', draft: async (input) => draftFromOpenApi(await readDocument(input)) },
+  'from-openapi': { input: 'FILE|URL', draft: async (input) => draftFromOpenApi(await readDocument(input)), shown: shownUrl },
   'from-db': {
     input: 'URL',
     draft: async (input, values) => await draftFromDatabase(input, {
@@ -85,7 +85,7 @@ export async function init (asked: InitAsked, io: Io): Promise<number> {
     draft = await MODES[asked.mode].draft(asked.input, asked.values)
   } catch (error) {
     // Every failure to read the input is a DraftError, said in one line.
-    io.stderr.write(`Cannot draft: ${shown(asked)} ${(error as DraftError).message}\n`)
+    io.stderr.write(`Cannot draft: ${shown(asked)} ${withoutPassword((error as DraftError).message, asked.input)}\n`)
     return EXIT.invalid
   }
   const text = renderDraft(draft, headerOf(asked))
@@ -145,4 +145,15 @@ function summaryOf (draft: Draft, asked: InitAsked): string {
 /** The input as the file and the terminal may show it. */
 function shown (asked: InitAsked): string {
   return MODES[asked.mode].shown?.(asked.input) ?? asked.input
+}
+
+/** A URL as it may be shown: its password, if it has one, as `***`; anything else as it is. */
+export function shownUrl (input: string): string {
+  return withoutPassword(input, input)
+}
+
+/** `text` with the password of the URL `input` (if it is one, and has one) written `***`: a message may quote the URL. */
+function withoutPassword (text: string, input: string): string {
+  const password = URL.canParse(input) ? new URL(input).password : ''
+  return password === '' ? text : text.replaceAll(password, '***').replaceAll(decodeURIComponent(password), '***')
 }

@@ -6,7 +6,7 @@
 // left out with a note, never guessed wrong: `check` accepts what is written.
 import type { FieldDeclaration, MountDeclaration, ParamDeclaration, RecordDeclarationEntry, SourceDeclaration } from '../config-file/schema.js'
 import { pointerOf } from '../config-file/errors.js'
-import { isPostgresUrl, MissingDatabaseError, openStore } from '../store/index.js'
+import { MissingDatabaseError, openStore } from '../store/index.js'
 import { readCatalogue, type Catalogue, type ColumnInfo, type ColumnKind, type TableInfo } from '../store/catalogue/index.js'
 import { DraftError, type Draft } from './draft.js'
 import { camel, displayOf, LABEL_NAMES, looksHidden, pascal, uniqueName } from './guesses.js'
@@ -192,16 +192,4 @@ function singular (name: string): string {
   if (/(ss|us|is)$/i.test(name)) return name
   if (/(ches|shes|xes|sses)$/i.test(name)) return name.slice(0, -2)
   return name.replace(/s$/i, '')
-}
-
-/** A database URL as it may be shown: without its password. */
-export function shownUrl (url: string): string {
-  if (!isPostgresUrl(url)) return url
-  try {
-    const parsed = new URL(url)
-    if (parsed.password !== '') parsed.password = '***'
-    return parsed.toString()
-  } catch {
-    return 'the PostgreSQL URL given'
-  }
 }

@@ -148,7 +148,8 @@ function choicesOf (values: readonly unknown[], at: string, notes: Note[]): Fiel
   return { choices: kept.map((value): { value: JsonScalar, display: string } => ({ value, display: displayOf(value) })), ...nullable }
 }
 
-function annotations (schema: Json): Pick<FieldDeclaration, 'description' | 'title'> {
+/** The schema's description and title, those it has. */
+export function annotations (schema: Json): Pick<FieldDeclaration, 'description' | 'title'> {
   const description = textOf(schema.description)
   const title = textOf(schema.title)
   return { ...(description === undefined ? {} : { description }), ...(title === undefined ? {} : { title }) }

@@ -3,8 +3,8 @@
 // a timestamp for each date-time. Each guess is a note; so is a label that could not be guessed.
 import type { FieldDeclaration, RecordDeclarationEntry } from '../config-file/schema.js'
 import { LABEL_NAMES, looksHidden } from './guesses.js'
-import { fieldsOf, segment, type SchemaReading } from './openapi-fields.js'
-import { textOf, type Json } from './openapi-refs.js'
+import { annotations, fieldsOf, segment, type SchemaReading } from './openapi-fields.js'
+import type { Json } from './openapi-refs.js'
 
 type Fields = Record<string, FieldDeclaration>
 
@@ -25,9 +25,7 @@ export function recordOf (schema: Json, name: string | undefined, at: string, re
     fields[label] = { ...fields[label], label: true }
     notes.push({ pointer: `${at}/fields/${segment(label)}/label`, note: `label guessed: "${label}" names the record to agents.` })
   }
-  const description = textOf(schema.description)
-  const title = textOf(schema.title)
-  return { ...(description === undefined ? {} : { description }), ...(title === undefined ? {} : { title }), fields }
+  return { ...annotations(schema), fields }
 }
 
 /**

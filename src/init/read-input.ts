@@ -33,7 +33,7 @@ async function fetched (url: string, timeoutMs: number, maxBytes: number): Promi
   const signal = AbortSignal.timeout(timeoutMs)
   try {
     response = await fetch(url, { signal, headers: { accept: 'application/json, application/yaml;q=0.9, */*;q=0.5' } })
-    if (!response.ok) throw new DraftError(`answered ${response.status}${response.statusText === '' ? '' : ` ${response.statusText}`}, not the document.`)
+    if (!response.ok || response.body === null) throw new DraftError(`answered ${response.status}${response.statusText === '' ? '' : ` ${response.statusText}`}, not the document.`)
     const chunks: Uint8Array[] = []
     let size = 0
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {

@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { EXIT, run } from '../../../src/cli.js'
+import { DraftError } from '../../../src/init/draft.js'
+import { readDocument } from '../../../src/init/read-input.js'
 import { buildDeclaredApp } from '../../helpers/declared-app.js'
 
 const TOKEN = 'upstream-token-0123'
@@ -43,6 +45,9 @@ function answer (request: IncomingMessage, response: ServerResponse): void {
   }
   if (url.pathname === '/openapi.json') return send(200, DOCUMENT)
   if (url.pathname === '/missing.json') return send(404, { message: 'no' })
+  if (url.pathname === '/teapot.json') { response.writeHead(418, '').end(); return }
+  if (url.pathname === '/no-content.json') { response.writeHead(204).end(); return }
+  if (url.pathname === '/silent.json') return // never answered: the reader's time limit ends it
   calls.push(url.pathname + url.search)
   if (request.headers.authorization !== `Bearer ${TOKEN}`) return send(401, { message: 'who are you?' })
   const number = (name: string, fallback: number): number => Number(url.searchParams.get(name) ?? fallback)
@@ -216,6 +221,8 @@ t.test('what cannot be drafted from is said in one line, exit 1', async (t) => {
   await writeFile(join(dir, 'broken.json'), '{ "openapi": ')
   await writeFile(join(dir, 'broken.yaml'), 'openapi: [3.0\n')
   await writeFile(join(dir, 'huge.yaml'), `openapi: 3.0.0\n# ${'x'.repeat(11 * 1024 * 1024)}\n`)
+  // Each alias ten of the one before: a few lines that would read as a hundred thousand values.
+  await writeFile(join(dir, 'aliases.yaml'), ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...['b', 'c', 'd', 'e'].map((name, index) => `${name}: &${name} [${Array(10).fill(`*${'abcd'[index]}`).join(', ')}]`)].join('\n'))
   const closed = createServer()
   closed.listen(0, '127.0.0.1')
   await once(closed, 'listening')
@@ -229,7 +236,11 @@ t.test('what cannot be drafted from is said in one line, exit 1', async (t) => {
     [join(dir, 'broken.json'), /broken\.json is not JSON: /],
     [join(dir, 'broken.yaml'), /broken\.yaml is neither JSON nor YAML: /],
     [join(dir, 'huge.yaml'), /huge\.yaml is larger than 10485760 bytes/],
+    [join(dir, 'aliases.yaml'), /aliases\.yaml cannot be read as YAML: Excessive alias count/],
     [`${origin}/missing.json`, /missing\.json answered 404 Not Found, not the document\.$/],
+    [`${origin}/teapot.json`, /teapot\.json answered 418, not the document\.$/],
+    [`${origin}/no-content.json`, /no-content\.json answered 204 No Content, not the document\.$/],
+    [origin.replace('//', '//reader:s3cret@') + '/openapi.json', /^Cannot draft: http:\/\/reader:\*\*\*@127\.0\.0\.1:\d+\/openapi\.json cannot be fetched: [^\n]*credentials(?![^\n]*s3cret)/],
     [closedUrl, /openapi\.json cannot be fetched: .*ECONNREFUSED/]
   ]
   for (const [input, said] of cases) {
@@ -240,9 +251,16 @@ t.test('what cannot be drafted from is said in one line, exit 1', async (t) => {
   }
 })
 
+t.test('a URL is read within its limits: an answer in time, a document no larger than the most allowed', async (t) => {
+  await t.rejects(readDocument(`${origin}/silent.json`, { timeoutMs: 50 }), new DraftError('cannot be fetched: no answer within 50 ms.'))
+  await t.rejects(readDocument(`${origin}/openapi.json`, { maxBytes: 100 }), new DraftError('answered more than 100 bytes, more than any OpenAPI document needs.'))
+  t.match(await readDocument(`${origin}/openapi.json`, { maxBytes: JSON.stringify(DOCUMENT).length }), { openapi: '3.0.3' }, 'a document of exactly the most allowed is read')
+})
+
 t.test('usage: exactly one --from-*, a .yaml --out, no arguments; --help says it all', async (t) => {
   const refusals: Array<[readonly string[], RegExp]> = [
-    [['init'], /^init: say what to draft from: --from-openapi FILE\|URL\.\nUsage: audience-gateway init --from-openapi FILE\|URL \[--out FILE\] \[--force\]/],
+    [['init'], /^init: say what to draft from: --from-openapi FILE\|URL or --from-db URL\.\nUsage: audience-gateway init --from-openapi FILE\|URL \| --from-db URL \[--tables A,B\] \[--schema NAME\] \[--out FILE\] \[--force\]/],
+    [['init', '--from-openapi', documentPath, '--from-db', 'x.sqlite'], /^init: one of --from-openapi, --from-db at a time\.\n/],
     [['init', '--from-openapi', documentPath, '--out', 'gateway.json'], /^init: --out names a \.yaml or \.yml file \(the guesses are YAML comments\), or - for stdout; got "gateway\.json"\.\n/],
     [['init', '--from-openapi', documentPath, 'extra'], /^init: takes no FILE; got 1 argument\.\n/],
     [['init', '--from-openapi'], /^init: Option '--from-openapi <value>' argument missing/]
@@ -254,6 +272,6 @@ t.test('usage: exactly one --from-*, a .yaml --out, no arguments; --help says it
   }
   const help = await command(['init', '--help'])
   t.equal(help.code, EXIT.ok)
-  t.match(help.stdout, /^Usage: audience-gateway init --from-openapi FILE\|URL \[--out FILE\] \[--force\]\n\nDrafts a declaration file[\s\S]*--out FILE[\s\S]*--force/)
-  t.match((await command(['--help'])).stdout, /\n {2}init --from-openapi FILE\|URL \[--out FILE\] \[--force\]\n {24}Draft a declaration file from an upstream's OpenAPI document\n/)
+  t.match(help.stdout, /^Usage: audience-gateway init --from-openapi FILE\|URL \| --from-db URL \[--tables A,B\] \[--schema NAME\] \[--out FILE\] \[--force\]\n\nDrafts a declaration file[\s\S]*--from-db URL[\s\S]*--tables A,B[\s\S]*--out FILE[\s\S]*--force/)
+  t.match((await command(['--help'])).stdout, /\n {2}init --from-openapi FILE\|URL \| --from-db URL \[--tables A,B\] \[--schema NAME\] \[--out FILE\] \[--force\]\n {24}Draft a declaration file from a database's tables or an upstream's OpenAPI document\n/)
 })

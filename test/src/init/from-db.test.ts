@@ -9,7 +9,8 @@ import Database from 'better-sqlite3'
 import { sql } from 'kysely'
 import t, { type Test } from 'tap'
 import { EXIT, run } from '../../../src/cli.js'
-import { draftFromCatalogue, shownUrl } from '../../../src/init/from-db.js'
+import { shownUrl } from '../../../src/init/command.js'
+import { draftFromCatalogue } from '../../../src/init/from-db.js'
 import { openStore } from '../../../src/store/index.js'
 import { readCatalogue } from '../../../src/store/catalogue/index.js'
 import { AUTH } from '../../helpers/app.js'
@@ -105,7 +106,8 @@ t.test('refusals, and what is never done', async (t) => {
   t.notMatch(unreachable.stderr, /hunter2/, 'a password is never shown')
   t.match(unreachable.stderr, /^Cannot draft: postgres:\/\/someone:\*\*\*@127\.0\.0\.1:1\/none cannot be opened: /)
   t.equal(shownUrl('postgres://a@b/c'), 'postgres://a@b/c')
-  t.equal(shownUrl('postgres://['), 'the PostgreSQL URL given')
+  t.equal(shownUrl('data/shop.sqlite'), 'data/shop.sqlite')
+  t.equal(shownUrl('https://reader:p%40ss@api.example.com/openapi.json'), 'https://reader:***@api.example.com/openapi.json')
 })
 
 t.test('a database with nothing to serve says so', async (t) => {

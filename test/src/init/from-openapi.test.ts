@@ -37,18 +37,20 @@ t.test('OpenAPI 3.1: type lists, anyOf with null, allOf, enums, formats; a relat
         key: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
         basic: { type: 'http', scheme: 'basic' },
         oauth: { type: 'oauth2', flows: {} },
-        inQuery: { type: 'apiKey', in: 'query', name: 'key' }
+        inQuery: { type: 'apiKey', in: 'query', name: 'key' },
+        tls: { type: 'mutualTLS' }
       },
       schemas: {
         Base: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
         Selfish: { type: 'object', properties: { n: { type: 'integer' } }, allOf: [{ $ref: '#/components/schemas/Selfish' }, { $ref: '#/components/schemas/Gone' }] },
         Entry: {
           title: 'An entry',
+          description: 'One line of the ledger.',
           allOf: [{ $ref: '#/components/schemas/Base' }, {
             type: 'object',
             required: ['amount', 'level'],
             properties: {
-              amount: { type: 'string', format: 'decimal', description: 'The amount.' },
+              amount: { type: 'string', format: 'decimal', description: 'The amount.', title: 'Amount' },
               level: { enum: [1, 2, null] },
               booked_on: { type: ['string', 'null'], format: 'date' },
               parent: { anyOf: [{ $ref: '#/components/schemas/Base' }, { type: 'null' }] },
@@ -73,17 +75,17 @@ t.test('OpenAPI 3.1: type lists, anyOf with null, allOf, enums, formats; a relat
       }
     },
     paths: {
-      '/entries': { get: { operationId: 'listEntries', security: [{ key: [], basic: [], oauth: [], inQuery: [] }], parameters: [query('offset'), query('limit')], responses: ok({ type: 'object', properties: { items: { type: 'array', items: { $ref: '#/components/schemas/Entry' } }, total: { type: ['integer'] } } }) } },
+      '/entries': { get: { operationId: 'listEntries', security: [{ key: [], basic: [], oauth: [], inQuery: [], tls: [], ghost: [] }], parameters: [query('offset'), query('limit')], responses: ok({ type: 'object', properties: { items: { type: 'array', items: { $ref: '#/components/schemas/Entry' } }, total: { type: ['integer'] } } }) } },
       '/recent': { get: { operationId: 'recentEntries', responses: ok({ type: 'array', items: { $ref: '#/components/schemas/Entry' } }) } }
     }
   }
   const draft = draftFromOpenApi(document)
   const { records, upstreams, sources, mounts } = draft.declarations
   t.strictSame(Object.keys(records), ['Entry'], 'one record per component, shared by both lists')
-  t.strictSame(records.Entry.title, 'An entry')
+  t.strictSame([records.Entry.title, records.Entry.description], ['An entry', 'One line of the ledger.'], 'the component\'s title and description are the record\'s')
   t.strictSame(records.Entry.fields, {
     id: { type: 'string', handle: true },
-    amount: { type: 'decimal', description: 'The amount.' },
+    amount: { type: 'decimal', description: 'The amount.', title: 'Amount' },
     level: { choices: [{ value: 1, display: '1' }, { value: 2, display: '2' }], nullable: true },
     booked_on: { type: 'date', nullable: true, optional: true },
     parent: { type: 'object', nullable: true, optional: true, fields: { id: { type: 'string' } } },
@@ -115,6 +117,8 @@ t.test('OpenAPI 3.1: type lists, anyOf with null, allOf, enums, formats; a relat
     /^\/upstreams\/ledger-api\/headers\/authorization security scheme basic: LEDGER_API_BASIC holds user:password in base64/m,
     /^\/upstreams\/ledger-api\/headers\/authorization security scheme oauth \(oauth2\): the token is read from LEDGER_API_OAUTH, obtained beforehand/m,
     /^\/upstreams\/ledger-api security scheme inQuery \(apiKey in query\) cannot be sent as a header/m,
+    /^\/upstreams\/ledger-api security scheme tls \(mutualTLS\) cannot be sent as a header/m,
+    /^\/upstreams\/ledger-api security scheme ghost \(unknown\) cannot be sent as a header/m,
     /^\/mounts\/1\/schemaName schemaName: its agent page differs/m,
     /^\/sources\/recentEntries\/paging paging guessed: none/m
   ]) t.match(notes, said)
@@ -197,7 +201,9 @@ t.test('what cannot be drafted is said, operation by operation, and the rest sti
       '/cursor-array': { get: { description: ' ', parameters: [query('cursor', { type: 'string' })], responses: ok({ type: 'array', items: item }) } },
       '/pages': { get: { parameters: [query('page')], responses: ok({ type: 'array', items: item }) } },
       '/offset-header': { get: { parameters: [query('offset')], responses: ok({ type: 'array', items: item }, { 'Total-Items': { schema: { type: 'integer' } } }) } },
-      '/shared-too': { get: { operationId: 'getShared', responses: ok({ type: 'array', items: item }) } }
+      '/shared-too': { get: { operationId: 'getShared', responses: ok({ type: 'array', items: item }) } },
+      '/need-one': { get: { parameters: [{ ...query('q'), required: true }], responses: ok({ type: 'array', items: item }) } },
+      '/no-schema': { get: { parameters: [{ name: 'page', in: 'query' }, { name: 'per_page', in: 'query', content: { 'application/json': {} } }], responses: ok({ type: 'array', items: item }) } }
     }
   }
   const draft = draftFromOpenApi(document)
@@ -207,6 +213,7 @@ t.test('what cannot be drafted is said, operation by operation, and the rest sti
     'GET /a/{x}.json not drafted: each path parameter must be a whole segment',
     'GET /owners/{owner}/pets not drafted: a list with path parameters ({owner})',
     'GET /needs not drafted: it requires the query parameters q, r, which a list source never sends.',
+    'GET /need-one not drafted: it requires the query parameter q, which a list source never sends.',
     'GET /text not drafted: its 200 response documents no JSON body.',
     'GET /bare not drafted: its 200 response is neither a list of objects nor one object named by the path\'s last parameter.',
     'GET /empty not drafted: its items have no field the gateway can declare.',
@@ -224,11 +231,12 @@ t.test('what cannot be drafted is said, operation by operation, and the rest sti
     'the operation takes a cursor ("cursor"), but its response documents no field holding the next one',
     'the document names no absolute http(s) server (its first is ftp://files.example.com): set ODD_URL'
   ]) t.ok(notes.includes(said), said)
-  t.strictSame(draft.declarations.mounts.map((mount) => mount.name), ['getPaged', 'getOffset', 'getCursor', 'getShared', 'get1', 'getCursorArray', 'getPages', 'getOffsetHeader', 'getShared2'], 'names made from the path where the operationId cannot be one, each unique')
+  t.strictSame(draft.declarations.mounts.map((mount) => mount.name), ['getPaged', 'getOffset', 'getCursor', 'getShared', 'get1', 'getCursorArray', 'getPages', 'getOffsetHeader', 'getShared2', 'getNoSchema'], 'names made from the path where the operationId cannot be one, each unique')
   t.match(draft.declarations.mounts[4], { summary: 'Just this.', paging: { unit: 'items' } })
   t.equal(draft.declarations.mounts[4].description, undefined, 'a description that is the summary is not said twice')
   t.match(draft.declarations.mounts[5], { summary: 'GET /cursor-array' })
   t.strictSame(draft.declarations.sources.getPaged, { upstream: 'odd', path: '/paged', paging: { style: 'single', items: 'data' } })
+  t.strictSame(draft.declarations.sources.getNoSchema, { upstream: 'odd', path: '/no-schema', paging: { style: 'page-link', page: 'page', perPage: 'per_page' } }, 'query parameters without a schema are still read by name')
   await served(t, draft, { ODD_URL: 'http://127.0.0.1:9' })
 })
 
