@@ -16,7 +16,7 @@ export default async function declaredApp (fastify: FastifyInstance, options: De
   const { file, env, ...gatewayOptions } = options
   // A file that reads no table (its sources are upstreams) needs no database: it neither opens nor
   // requires the one DATABASE_URL names, and its store is an empty one in memory.
-  const readsTables = Object.values(file.declarations.sources ?? {}).some((source) => 'table' in source)
+  const readsTables = Object.values(file.declarations.sources).some((source) => 'table' in source)
   await fastify.register(gateway, { ...gatewayOptions, ...(readsTables ? {} : { databaseUrl: ':memory:' }), tags: file.declarations.tags, info: file.declarations.info })
   await fastify.register(declarationFile, { file, env })
 }

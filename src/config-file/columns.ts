@@ -117,8 +117,9 @@ function integerOf (value: unknown, record: string, field: string): unknown {
 /** The field's type, with its format where one changes what it reads; undefined when it states no one type (choices of mixed types). */
 function wantedOf (schema: unknown): Wanted | undefined {
   const { type, format } = schema as { type?: unknown, format?: unknown }
-  const types = (Array.isArray(type) ? type : [type]).filter((one) => one !== 'null')
-  if (types.length !== 1 || typeof types[0] !== 'string') return undefined
+  // A file's field states its type, or its choices' types: several (choices of mixed types) say no one.
+  const types = (Array.isArray(type) ? type : [type]).filter((one) => one !== 'null') as string[]
+  if (types.length !== 1) return undefined
   const formatted = types[0] === 'string' && typeof format === 'string' && Object.hasOwn(READS, `string:${format}`)
   return { type: formatted ? `string:${String(format)}` : types[0], nullable: Array.isArray(type) && type.includes('null') }
 }

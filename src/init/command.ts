@@ -17,7 +17,7 @@ interface DraftMode {
   readonly input: string
   readonly draft: (input: string, values: Readonly<Record<string, unknown>>) => Promise<Draft>
   /** The input as it may be written in the file and on the terminal (a URL without its password). */
-  readonly shown?: (input: string) => string
+  readonly shown: (input: string) => string
   /** What the draft is served with: the environment `check` and `serve` need set. */
   readonly environment?: (input: string) => string
 }
@@ -119,6 +119,7 @@ function headerOf (asked: InitAsked): string {
 /** The package's published schema: beside src/ in the repository, beside dist/ once built. */
 function schemaFile (): string {
   const [source, built] = ['../../schema/gateway.schema.json', '../../../schema/gateway.schema.json'].map((path) => fileURLToPath(new URL(path, import.meta.url)))
+  /* c8 ignore next -- run from src/ (tsx) or from dist/: each run takes one; test/src/init/command.test.ts reads the header of either */
   return existsSync(source) ? source : built
 }
 
@@ -144,7 +145,7 @@ function summaryOf (draft: Draft, asked: InitAsked): string {
 
 /** The input as the file and the terminal may show it. */
 function shown (asked: InitAsked): string {
-  return MODES[asked.mode].shown?.(asked.input) ?? asked.input
+  return MODES[asked.mode].shown(asked.input)
 }
 
 /** A URL as it may be shown: its password, if it has one, as `***`; anything else as it is. */

@@ -6,7 +6,7 @@
 // left out with a note, never guessed wrong: `check` accepts what is written.
 import type { FieldDeclaration, MountDeclaration, ParamDeclaration, RecordDeclarationEntry, SourceDeclaration } from '../config-file/schema.js'
 import { pointerOf } from '../config-file/errors.js'
-import { MissingDatabaseError, openStore } from '../store/index.js'
+import { MissingDatabaseError, openStore, type Store } from '../store/index.js'
 import { readCatalogue, type Catalogue, type ColumnInfo, type ColumnKind, type TableInfo } from '../store/catalogue/index.js'
 import { DraftError, type Draft } from './draft.js'
 import { camel, displayOf, LABEL_NAMES, looksHidden, pascal, uniqueName } from './guesses.js'
@@ -22,19 +22,15 @@ type Note = Draft['notes'][number]
 
 /** The draft of the database `url` names; a SQLite file that does not exist is refused, never created. */
 export async function draftFromDatabase (url: string, options: DatabaseDraftOptions = {}): Promise<Draft> {
-  let store
+  let store: Store | undefined
   try {
     store = await openStore(url, { create: false })
-  } catch (error) {
-    throw new DraftError(error instanceof MissingDatabaseError ? 'names no SQLite file: the draft is made from an existing database' : `cannot be opened: ${(error as Error).message}`)
-  }
-  try {
     return draftFromCatalogue(await readCatalogue(store, options.schema), store.kind, options)
   } catch (error) {
     if (error instanceof DraftError) throw error
-    throw new DraftError(`cannot be read: ${(error as Error).message}`)
+    throw new DraftError(error instanceof MissingDatabaseError ? 'names no SQLite file: the draft is made from an existing database' : `cannot be read: ${(error as Error).message}`)
   } finally {
-    await store.close()
+    await store?.close()
   }
 }
 

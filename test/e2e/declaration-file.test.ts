@@ -116,6 +116,14 @@ t.test('a file that cannot be read is one line', async (t) => {
   t.equal(stderr, `Invalid declaration file: ${file} cannot be read (ENOENT).\n`)
 })
 
+t.test('a file that is not JSON stops the start before anything is opened, located', async (t) => {
+  const file = join(t.testdir(), 'broken.json')
+  await writeFile(file, '{\n  "records": {,\n}')
+  const { code, stderr } = await runServer({ GATEWAY_CONFIG: file })
+  t.equal(code, 1)
+  t.match(stderr, new RegExp(`^Invalid declaration file \\(1 problem\\):\\n${file}:2:\\d+: /: not JSON: [^\\n]+\\n$`))
+})
+
 t.test('a failure that is not the file\'s is not dressed up as one', async (t) => {
   const dir = t.testdir()
   const file = join(dir, 'gateway.json')

@@ -130,6 +130,12 @@ function suite (t: Test, store: Store<any>, kind: 'sqlite' | 'postgres'): void {
     t.notOk('notes' in (plain[0] as object))
   })
 
+  t.test('bytes are read by no field', async (t) => {
+    t.strictSame(await refused({ Item: item({ picture: { type: 'string', nullable: true } }) }), [
+      `/records/Item/fields/picture: record Item's field "picture" is a string, but column "picture" of table "items" is ${kind === 'sqlite' ? 'BLOB' : 'bytea'} (bytes); no field reads bytes`
+    ])
+  })
+
   t.test('a cast to text is refused where the text would not be the value stored', async (t) => {
     t.strictSame(await refused({ Item: item({ picture: { type: 'string', nullable: true } }) }, { fields: { ...payloadMapping, picture: { cast: 'text' } } }), [
       '/sources/items/fields/picture: record Item\'s field "picture" casts column "picture" of table "items" to text, but it holds bytes, which the cast would not keep as stored'
@@ -188,9 +194,21 @@ t.test('SQLite', async (t) => {
     await t.rejects(compileMount(compiled.mounts[0].mount, { timeZone: 'UTC' }).serve({ audience: 'agent', query: {}, params: {} }), { code: 'AG_STORED_VALUE_INVALID', message: /field "active" holds a value that is neither 0 nor 1 in a boolean column/ })
   })
 
+  t.test('a field of no one type is not checked; a record of optional fields; a NULL boolean', async (t) => {
+    await sql.raw('create table flags (id integer primary key, flag boolean, mixed text)').execute(store.db)
+    await sql.raw('insert into flags values (1, null, \'a\'), (2, 1, \'b\')').execute(store.db)
+    const records = { Flag: { fields: { id: { type: 'integer', optional: true }, flag: { type: 'boolean', nullable: true, optional: true }, mixed: { choices: [{ value: 'a', display: 'A' }, { value: 1, display: 'One' }], nullable: true, optional: true } } } }
+    const compiled = await compileDeclarations(fileOf({ records, sources: { items: { table: 'flags', orderBy: 'id' } }, mounts: [list({ record: 'Flag' })] }), { store, env: {}, log })
+    t.teardown(compiled.close)
+    const body = await compileMount(compiled.mounts[0].mount, { timeZone: 'UTC' }).serve({ audience: 'agent', query: {}, params: {} })
+    t.match(body.body, { items: [{ id: 1, flag: null, mixed: 'A' }, { id: 2, flag: true }] })
+  })
+
   t.test('columns of no declared type are not checked', async (t) => {
-    const compiled = await compileDeclarations(fileOf({ records: { Loose: { fields: { a: { type: 'string' }, b: { type: 'integer' } } } }, sources: { items: { table: 'loose', orderBy: ['a', 'b'], unique: ['a'] } }, mounts: [list({ record: 'Loose' })] }), { store, env: {}, log }).catch((error: Error) => error)
-    t.match(compiled, { message: /order no two rows share/ }, 'a table without keys cannot be ordered stably, whatever its types')
+    const compiled = await compileDeclarations(fileOf({ records: { Loose: { fields: { a: { type: 'string', nullable: true }, b: { type: 'integer', nullable: true } } } }, sources: { items: { table: 'loose', orderBy: ['a', 'b'], unique: ['a'] } }, mounts: [list({ record: 'Loose' })] }), { store, env: {}, log }).catch((error: Error) => error)
+    t.strictSame((compiled as DeclarationFileError).lines.map((line) => line.replace(/^g\.json:\d+:\d+: /, '')), [
+      '/sources/items/orderBy: pages of a list (/mounts/0) must follow an order no two rows share, or rows with equal keys could repeat or go missing from one page to the next; add a column that does as the last key: table "loose" has no primary key nor unique index'
+    ], 'their types pass; a table without keys cannot be ordered stably, and "unique" is for views')
   })
 })
 

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3'
 import { sql } from 'kysely'
 import t, { type Test } from 'tap'
 import { EXIT, run } from '../../../src/cli.js'
-import { shownUrl } from '../../../src/init/command.js'
+import { initAsked, shownUrl } from '../../../src/init/command.js'
 import { draftFromCatalogue } from '../../../src/init/from-db.js'
 import { openStore } from '../../../src/store/index.js'
 import { readCatalogue } from '../../../src/store/catalogue/index.js'
@@ -104,7 +104,8 @@ t.test('refusals, and what is never done', async (t) => {
   const unreachable = await command(['init', '--from-db', 'postgres://someone:hunter2@127.0.0.1:1/none', '--out', join(dir, 'x.yaml')])
   t.equal(unreachable.code, EXIT.invalid)
   t.notMatch(unreachable.stderr, /hunter2/, 'a password is never shown')
-  t.match(unreachable.stderr, /^Cannot draft: postgres:\/\/someone:\*\*\*@127\.0\.0\.1:1\/none cannot be opened: /)
+  t.match(unreachable.stderr, /^Cannot draft: postgres:\/\/someone:\*\*\*@127\.0\.0\.1:1\/none cannot be read: /)
+  t.match(initAsked({ 'from-db': 'shop.sqlite' }), { mode: 'from-db', input: 'shop.sqlite', out: 'gateway.yaml', force: false }, 'the draft goes to gateway.yaml unless --out says otherwise')
   t.equal(shownUrl('postgres://a@b/c'), 'postgres://a@b/c')
   t.equal(shownUrl('data/shop.sqlite'), 'data/shop.sqlite')
   t.equal(shownUrl('https://reader:p%40ss@api.example.com/openapi.json'), 'https://reader:***@api.example.com/openapi.json')
@@ -116,9 +117,10 @@ t.test('a database with nothing to serve says so', async (t) => {
   await sql.raw('create table bare (a, b)').execute(store.db)
   await sql.raw('create table blobs (id integer primary key, data blob)').execute(store.db)
   await sql.raw('create table untyped (id primary key)').execute(store.db)
+  await sql.raw('create table halfkey (id primary key, name text)').execute(store.db)
   const draft = draftFromCatalogue(await readCatalogue(store), 'sqlite')
   t.strictSame(draft.declarations, { records: { Blob: { fields: { id: { type: 'integer', handle: true } } } }, sources: { blobs: { table: 'blobs', orderBy: 'id' } }, mounts: draft.declarations.mounts })
-  t.match(draft.notes.map(({ note }) => note), [/not drafted: table "bare"/, /column "data" \(BLOB\) left out/, /handle guessed/, /no label guessed/, /order guessed/, /open to every caller/, /column "id" \(no type\) left out: it says nothing of its values by its type/, /not drafted: table "untyped" has no column the draft can declare/])
+  t.match(draft.notes.map(({ note }) => note), [/not drafted: table "bare"/, /column "data" \(BLOB\) left out/, /handle guessed/, /no label guessed/, /order guessed/, /open to every caller/, /column "id" \(no type\) left out/, /label guessed: "name"/, /not drafted: the key of "halfkey" \(id\) is left out of its fields/, /column "id" \(no type\) left out: it says nothing of its values by its type/, /not drafted: table "untyped" has no column the draft can declare/])
   const empty = draftFromCatalogue(new Map(), 'sqlite')
   t.strictSame(empty.notes, [{ pointer: '', note: 'nothing could be drafted to serve: see the notes above.' }])
 })
