@@ -245,8 +245,9 @@ async function mcpStdio (path: string, io: Io): Promise<number | undefined> {
   // The root app's log is the logger it was given: the pino one above.
   const log = app.log as pino.Logger
   const key = io.env[STDIO_KEY_VARIABLE]
-  const principal = key === undefined || key === '' ? undefined : principalOfKey(key, result.config.apiKeys)
-  if (key !== undefined && key !== '' && principal === undefined) {
+  // Set, it must name a key (an empty one names none); unset, the client is anonymous.
+  const principal = key === undefined ? undefined : principalOfKey(key, result.config.apiKeys)
+  if (key !== undefined && principal === undefined) {
     await app.close()
     io.stderr.write(new ConfigError(`${STDIO_KEY_VARIABLE} must be one of the keys in API_KEYS.`).report)
     return EXIT.invalid

@@ -40,9 +40,14 @@ export function declarationFileError (path: string, issues: readonly Issue[], lo
     const key = `${pointer}\n${message}`
     return seen.has(key) ? false : seen.add(key) !== undefined
   })
-  located.sort((a, b) => (a.at?.line ?? 0) - (b.at?.line ?? 0) || (a.at?.column ?? 0) - (b.at?.column ?? 0))
+  located.sort((a, b) => placeOf(a.at) - placeOf(b.at))
   return new DeclarationFileError(located.map(({ pointer, message, at }) =>
     `${path}${at === undefined ? '' : `:${at.line}:${at.column}`}: ${pointer === '' ? '/' : pointer}: ${message}`))
+}
+
+/** Where a problem is, as one number that sorts by line, then column; one that cannot be located first. */
+function placeOf (at: Issue['at']): number {
+  return at === undefined ? 0 : at.line * 1_000_000 + at.column
 }
 
 /** A JSON pointer from its segments (RFC 6901 escapes). */

@@ -6,7 +6,7 @@
 // left out with a note, never guessed wrong: `check` accepts what is written.
 import type { FieldDeclaration, MountDeclaration, ParamDeclaration, RecordDeclarationEntry, SourceDeclaration } from '../config-file/schema.js'
 import { pointerOf } from '../config-file/errors.js'
-import { MissingDatabaseError, openStore, type Store } from '../store/index.js'
+import { MissingDatabaseError, openStore } from '../store/index.js'
 import { readCatalogue, type Catalogue, type ColumnInfo, type ColumnKind, type TableInfo } from '../store/catalogue/index.js'
 import { DraftError, type Draft } from './draft.js'
 import { camel, displayOf, LABEL_NAMES, looksHidden, pascal, uniqueName } from './guesses.js'
@@ -22,20 +22,18 @@ type Note = Draft['notes'][number]
 
 /** The draft of the database `url` names; a SQLite file that does not exist is refused, never created. */
 export async function draftFromDatabase (url: string, options: DatabaseDraftOptions = {}): Promise<Draft> {
-  let store: Store | undefined
-  try {
-    store = await openStore(url, { create: false })
-    return draftFromCatalogue(await readCatalogue(store, options.schema), store.kind, options)
-  } catch (error) {
-    if (error instanceof DraftError) throw error
-    throw new DraftError(error instanceof MissingDatabaseError ? 'names no SQLite file: the draft is made from an existing database' : `cannot be read: ${(error as Error).message}`)
-  } finally {
-    await store?.close()
-  }
+  const store = await openStore(url, { create: false }).catch(unreadable)
+  const catalogue = await readCatalogue(store, options.schema).catch(unreadable).finally(async () => { await store.close() })
+  return draftFromCatalogue(catalogue, store.kind, options)
+}
+
+/** Why a database cannot be drafted from, in one line. */
+function unreadable (error: unknown): never {
+  throw new DraftError(error instanceof MissingDatabaseError ? 'names no SQLite file: the draft is made from an existing database' : `cannot be read: ${(error as Error).message}`)
 }
 
 /** What a column of each kind is declared as; a kind missing here cannot be drafted as a field. */
-const FIELD_TYPES: Partial<Record<ColumnKind, NonNullable<FieldDeclaration['type']>>> = {
+const FIELD_TYPES = {
   integer: 'integer',
   real: 'number',
   numeric: 'number',
@@ -45,10 +43,10 @@ const FIELD_TYPES: Partial<Record<ColumnKind, NonNullable<FieldDeclaration['type
   date: 'date',
   timestamp: 'date-time',
   timestamptz: 'date-time'
-}
+} as const satisfies Partial<Record<ColumnKind, NonNullable<FieldDeclaration['type']>>>
 
 /** Why a column of a kind that cannot be drafted is left out. */
-const LEFT_OUT: Partial<Record<ColumnKind, string>> = {
+const LEFT_OUT: Readonly<Record<Exclude<ColumnKind, keyof typeof FIELD_TYPES>, string>> = {
   bytes: 'holds bytes: serve them with a "bytes" mount of their own (see the declaration file\'s reference)',
   json: 'holds JSON whose shape the database does not say: declare it by hand as an "object" or "array" field with its fields (on SQLite, mapped with "json": true)',
   other: 'says nothing of its values by its type: declare its field by hand'
@@ -107,12 +105,11 @@ function keyOf (table: TableInfo): readonly string[] | undefined {
 function fieldsOf (table: TableInfo, key: readonly string[], at: string, notes: Note[]): Record<string, FieldDeclaration> {
   const fields: Record<string, FieldDeclaration> = {}
   for (const column of table.columns) {
-    const type = FIELD_TYPES[column.kind]
-    if (type === undefined) {
-      notes.push({ pointer: at, note: `column "${column.name}" (${column.type || 'no type'}) left out: it ${LEFT_OUT[column.kind] ?? ''}` })
+    if (!(column.kind in FIELD_TYPES)) {
+      notes.push({ pointer: at, note: `column "${column.name}" (${column.type || 'no type'}) left out: it ${LEFT_OUT[column.kind as keyof typeof LEFT_OUT]}` })
       continue
     }
-    fields[column.name] = fieldOf(column, type, `${at}${pointerOf(column.name)}`, notes)
+    fields[column.name] = fieldOf(column, FIELD_TYPES[column.kind as keyof typeof FIELD_TYPES], `${at}${pointerOf(column.name)}`, notes)
   }
   if (key.length === 1 && fields[key[0]] !== undefined && fields[key[0]].choices === undefined) {
     fields[key[0]] = { ...fields[key[0]], handle: true }
@@ -165,7 +162,7 @@ function mountsOf (table: TableInfo, key: readonly string[], fields: Readonly<Re
     permissions: ['unrestricted']
   }
   notes.push({ pointer: `${pointerOf('mounts', names.index)}/permissions`, note: 'open to every caller: narrow it ("signed-in", or "scope:<name>") before serving anything private; the same for its record mount.' })
-  const params: Record<string, ParamDeclaration> = Object.fromEntries(key.map((column) => [column, { type: fields[column]?.type === 'integer' ? 'integer' : fields[column]?.type === 'number' ? 'number' : 'string' }]))
+  const params: Record<string, ParamDeclaration> = Object.fromEntries(key.map((column) => [column, { type: fields[column].type === 'integer' ? 'integer' : fields[column].type === 'number' ? 'number' : 'string' }]))
   const retrieve: MountDeclaration = {
     kind: 'retrieve',
     name: uniqueName(camel(`get ${singular(table.name)}`), names.names.mounts, 'getRow'),

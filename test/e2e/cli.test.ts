@@ -1,6 +1,8 @@
 // The `audience-gateway` command: its usage, help and exit codes, `check` and `openapi` on a user's
 // file over their own SQLite database (in process: a process adds nothing there), and `mcp --stdio`
 // spawned as a desktop client spawns it, driven by the official SDK's stdio client.
+import type { ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -189,7 +191,18 @@ t.test('mcp --stdio: a desktop client spawns it, lists the tools, walks a list, 
     transport.stderr?.on('data', (chunk: Buffer) => { logged += chunk.toString() })
     const client = new Client({ name: 'desktop', version: '1.0.0' })
     await client.connect(transport)
-    t.teardown(async () => { await client.close() })
+    t.teardown(async () => {
+      // The server ends on its own once its stdin closes, as when a desktop client quits: waited for
+      // here, however long a busy machine takes, since the SDK's close() kills a child still running
+      // 2 s after (and its coverage, written as it exits, with it).
+      const child = (transport as unknown as { _process?: ChildProcess })._process
+      if (child !== undefined && child.exitCode === null) {
+        const closed = once(child, 'close')
+        child.stdin?.end()
+        await closed
+      }
+      await client.close()
+    })
     return { client, stderr: () => logged }
   }
 

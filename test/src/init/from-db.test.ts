@@ -2,7 +2,7 @@
 // of column drafted into a file that `check` accepts and that, served unchanged, gives a plain client
 // every row exactly as stored and an agent the projected envelope; then the options and refusals.
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
@@ -123,4 +123,31 @@ t.test('a database with nothing to serve says so', async (t) => {
   t.match(draft.notes.map(({ note }) => note), [/not drafted: table "bare"/, /column "data" \(BLOB\) left out/, /handle guessed/, /no label guessed/, /order guessed/, /open to every caller/, /column "id" \(no type\) left out/, /label guessed: "name"/, /not drafted: the key of "halfkey" \(id\) is left out of its fields/, /column "id" \(no type\) left out: it says nothing of its values by its type/, /not drafted: table "untyped" has no column the draft can declare/])
   const empty = draftFromCatalogue(new Map(), 'sqlite')
   t.strictSame(empty.notes, [{ pointer: '', note: 'nothing could be drafted to serve: see the notes above.' }])
+  t.throws(() => draftFromCatalogue(new Map(), 'sqlite', { tables: ['books'] }), { name: 'DraftError', message: 'has no table or view "books"; it has: none' })
+})
+
+t.test('names and keys: a row named from its table, each key column a path parameter of its type', async (t) => {
+  const store = await openStore(':memory:')
+  t.teardown(async () => { await store.close() })
+  for (const table of ['categories', 'boxes', 'glass', 'status']) await sql.raw(`create table ${table} (id integer primary key, name text)`).execute(store.db)
+  await sql.raw('create table measures (at real primary key)').execute(store.db)
+  await sql.raw('create view totals as select count(*) as n from boxes').execute(store.db)
+  const draft = draftFromCatalogue(await readCatalogue(store), 'sqlite')
+  t.strictSame(Object.keys(draft.declarations.records), ['Box', 'Category', 'Glass', 'Measure', 'Status'])
+  t.strictSame(draft.declarations.mounts.filter((mount) => mount.kind === 'retrieve').map((mount) => [mount.url, (mount as { params: object }).params]), [
+    ['/boxes/:id', { id: { type: 'integer' } }],
+    ['/categories/:id', { id: { type: 'integer' } }],
+    ['/glass/:id', { id: { type: 'integer' } }],
+    ['/measures/:at', { at: { type: 'number' } }],
+    ['/status/:id', { id: { type: 'integer' } }]
+  ])
+  t.ok(draft.notes.some(({ note }) => note.startsWith('not drafted: view "totals" has no primary key nor unique index')), 'a view without an id column says so')
+})
+
+t.test('a file that is no database cannot be read, in one line', async (t) => {
+  const file = join(dir, 'not-a-database.sqlite')
+  await writeFile(file, 'hello, I am text\n'.repeat(100))
+  const refused = await command(['init', '--from-db', file, '--out', join(dir, 'x.yaml')])
+  t.equal(refused.code, EXIT.invalid)
+  t.match(refused.stderr, /^Cannot draft: .*not-a-database\.sqlite cannot be read: file is not a database\n$/)
 })
