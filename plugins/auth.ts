@@ -25,7 +25,9 @@ declare module 'fastify' {
     permissions?: readonly Permission[]
     /**
      * A key is checked if one is sent (a wrong one is a 401), and none is needed: the route itself
-     * decides what a caller without one may do (MCP lists and calls the unrestricted tools).
+     * decides what a caller without one may do (MCP lists and calls the unrestricted tools). While
+     * tokens are taken, credentials are needed all the same: a 401 naming the resource metadata
+     * is how an OAuth client learns where to sign in.
      */
     keyOptional?: boolean
     /** Said after a 401's detail on this route when only keys are taken: how its clients are to send one (MCP's clients reach for OAuth). */
@@ -67,7 +69,7 @@ async function auth (app: FastifyInstance, options: AuthOptions): Promise<void> 
   // token is to be verified. A refusal reaches the problems plugin all the same.
   app.addHook('onRequest', function authorize (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) {
     const { permissions, keyOptional, keyHint } = routeConfig(request)
-    const wanted = (keyOptional === true && request.headers.authorization !== undefined) || (permissions !== undefined && needsPrincipal(permissions))
+    const wanted = (keyOptional === true && (request.headers.authorization !== undefined || credentials.tokens !== undefined)) || (permissions !== undefined && needsPrincipal(permissions))
     if (!wanted) {
       done(refusal(permissions, undefined, credentials))
       return

@@ -94,10 +94,13 @@ t.test('a token without the scope a route asks for is a 403 naming it, with an i
   }
 })
 
-t.test('a route whose key is optional takes a token, and refuses a bad one', async (t) => {
+t.test('a route whose key is optional takes a token, refuses a bad one, and asks for credentials: how an OAuth client learns to sign in', async (t) => {
   const res = await app.inject({ url: '/optional', headers: bearer(await issuer.sign()) })
   t.equal(res.json().principal.claims.sub, 'user-1')
-  t.equal((await app.inject('/optional')).json().principal, null)
+  t.equal((await app.inject({ url: '/optional', headers: bearer(KEY) })).json().principal.scopes, 'all')
+  const none = await app.inject('/optional')
+  t.equal(none.statusCode, 401)
+  t.equal(none.headers['www-authenticate'], CHALLENGE)
   t.equal((await app.inject({ url: '/optional', headers: bearer(await issuer.sign({ exp: now() - 60 })) })).statusCode, 401)
 })
 

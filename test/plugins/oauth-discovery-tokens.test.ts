@@ -48,10 +48,12 @@ t.test('the authorization server\'s URLs are a 404 saying where to sign in', asy
   }
 })
 
-t.test('every 401 names the resource metadata; a token for another resource is refused', async (t) => {
-  const res = await app.inject({ url: '/invoices' })
-  t.equal(res.statusCode, 401)
-  t.equal(res.headers['www-authenticate'], `Bearer realm="audience-gateway", resource_metadata="${METADATA}"`)
+t.test('every 401 names the resource metadata, /mcp without credentials among them; a token for another resource is refused', async (t) => {
+  for (const request of [{ url: '/invoices' }, { method: 'POST' as const, url: '/mcp', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, payload: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } } }]) {
+    const res = await app.inject(request)
+    t.equal(res.statusCode, 401, request.url)
+    t.equal(res.headers['www-authenticate'], `Bearer realm="audience-gateway", resource_metadata="${METADATA}"`)
+  }
   const other = await app.inject({ method: 'POST', url: '/mcp', headers: { authorization: `Bearer ${await issuer.sign({ aud: 'https://other.example.com/mcp' })}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' } })
   t.equal(other.statusCode, 401)
   t.equal(other.headers['www-authenticate'], `Bearer realm="audience-gateway", resource_metadata="${METADATA}", error="invalid_token", error_description="the token is for another resource (its audience is not this gateway)"`)
