@@ -19,6 +19,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every scope a route's checks ask for, gathered as the routes register: the scopes a token may carry. */
     routeScopes: ReadonlySet<string>
+    /** The 403 the first of `permissions` refusing `principal` answers (its challenge included), or undefined: for a transport checking per call. */
+    permissionRefusal: (permissions: readonly Permission[], principal: Principal) => Error | undefined
   }
   interface FastifyContextConfig {
     /** Every check must allow the caller. Routes without it are left alone here. */
@@ -61,6 +63,7 @@ async function auth (app: FastifyInstance, options: AuthOptions): Promise<void> 
 
   app.decorateRequest('principal', undefined)
   app.decorate('routeScopes', routeScopes)
+  app.decorate('permissionRefusal', (permissions: readonly Permission[], principal: Principal) => refusal(permissions, principal, credentials))
   app.addHook('onRoute', function gatherScopes (route) {
     for (const name of scopesOf(route.config?.permissions ?? [])) routeScopes.add(name)
   })

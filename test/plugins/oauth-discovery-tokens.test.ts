@@ -79,7 +79,25 @@ async function connect (t: Test, token: string): Promise<Client> {
   return client
 }
 
-t.test('an MCP client of the official SDK given a token calls a scoped tool; one lacking the scope is told which', async (t) => {
+t.test('over MCP, a token lacking a tool\'s scope is a 403 naming it, with the insufficient_scope challenge', async (t) => {
+  const mcp = async (token: string, message: object) => await app.inject({ method: 'POST', url: '/mcp', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, payload: { jsonrpc: '2.0', id: 1, ...message } })
+  const stranger = await issuer.sign({ scope: 'other' })
+  const res = await mcp(stranger, { method: 'tools/call', params: { name: 'listInvoices', arguments: {} } })
+  t.equal(res.statusCode, 403)
+  t.equal(res.headers['content-type'], PROBLEM_JSON)
+  t.equal(res.headers['www-authenticate'], `Bearer realm="audience-gateway", resource_metadata="${METADATA}", error="insufficient_scope", scope="invoices:read"`)
+  t.equal(res.json().detail, 'This key may not call this route: it lacks the scope "invoices:read"; use a key that carries it.')
+  for (const message of [
+    { method: 'tools/list' },
+    { method: 'tools/call', params: { name: 'listLedgerEntries', arguments: {} } },
+    { method: 'tools/call', params: { name: 'noSuchTool', arguments: {} } },
+    { method: 'tools/call', params: { name: 7 } }
+  ]) t.equal((await mcp(stranger, message)).statusCode, 200, `${JSON.stringify(message)}: answered over MCP, no 403`)
+  const notRpc = await app.inject({ method: 'POST', url: '/mcp', headers: { authorization: `Bearer ${stranger}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, payload: '"tools/call"' })
+  t.not(notRpc.statusCode, 403, 'a body that is no JSON-RPC request is left to the protocol')
+})
+
+t.test('an MCP client of the official SDK given a token calls a scoped tool; one lacking the scope meets the 403 and is told which', async (t) => {
   const reader = await connect(t, await issuer.sign({ scope: 'invoices:read' }))
   t.ok((await reader.listTools()).tools.some(({ name }) => name === 'listInvoices'), 'the scoped tool is listed')
   const read = await reader.callTool({ name: 'listInvoices', arguments: {} })
@@ -88,7 +106,6 @@ t.test('an MCP client of the official SDK given a token calls a scoped tool; one
 
   const stranger = await connect(t, await issuer.sign({ scope: 'other' }))
   t.notOk((await stranger.listTools()).tools.some(({ name }) => name === 'listInvoices'), 'not listed without the scope')
-  const refused = await stranger.callTool({ name: 'listInvoices', arguments: {} })
-  t.equal(refused.isError, true)
-  t.strictSame(refused.content, [{ type: 'text', text: 'Forbidden (403): This key may not call this tool: it lacks the scope "invoices:read"; use a key that carries it.' }])
+  const refused = await stranger.callTool({ name: 'listInvoices', arguments: {} }).then(() => undefined, (error: unknown) => error as Error)
+  t.match(refused?.message, /Insufficient scope: required "invoices:read"/, 'the SDK reads the challenge: the error names the scope')
 })
