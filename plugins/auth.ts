@@ -1,28 +1,38 @@
-// Who is calling, and may they? Bearer keys, compared in constant time, then the route's
-// permission checks, a key's scopes among them. Without configured keys one is generated (with
-// every scope) and logged once, never again.
+// Who is calling, and may they? Bearer keys, compared in constant time, then (when identity
+// providers are trusted) bearer tokens from them; then the route's permission checks, the scopes
+// among them. Without configured keys one is generated (with every scope) and logged once, never again.
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { ApiKey } from '../src/config.js'
 import { problem } from '../src/core/errors.js'
 import { routeConfig } from './audience.js'
-import { needsPrincipal, refusalReason, refusingCheck, type Permission, type Principal } from '../src/permissions.js'
+import { IssuerUnreachable, looksLikeToken, tokenVerifier, type IdentitySettings, type TokenVerifier } from '../src/identity/tokens.js'
+import { resourceMetadataUrl } from '../src/identity/resource-metadata.js'
+import { needsPrincipal, refusalReason, refusingCheck, scopesOf, type Permission, type Principal } from '../src/permissions.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The caller's key fingerprint, on routes whose checks ask for credentials. */
     principal: Principal | undefined
   }
+  interface FastifyInstance {
+    /** Every scope a route's checks ask for, gathered as the routes register: the scopes a token may carry. */
+    routeScopes: ReadonlySet<string>
+    /** The 403 the first of `permissions` refusing `principal` answers (its challenge included), or undefined: for a transport checking per call. */
+    permissionRefusal: (permissions: readonly Permission[], principal: Principal) => Error | undefined
+  }
   interface FastifyContextConfig {
     /** Every check must allow the caller. Routes without it are left alone here. */
     permissions?: readonly Permission[]
     /**
      * A key is checked if one is sent (a wrong one is a 401), and none is needed: the route itself
-     * decides what a caller without one may do (MCP lists and calls the unrestricted tools).
+     * decides what a caller without one may do (MCP lists and calls the unrestricted tools). While
+     * tokens are taken, credentials are needed all the same: a 401 naming the resource metadata
+     * is how an OAuth client learns where to sign in.
      */
     keyOptional?: boolean
-    /** Said after a 401's detail on this route: how its clients are to send a key (MCP's clients reach for OAuth). */
+    /** Said after a 401's detail on this route when only keys are taken: how its clients are to send one (MCP's clients reach for OAuth). */
     keyHint?: string
   }
 }
@@ -30,34 +40,57 @@ declare module 'fastify' {
 export interface AuthOptions {
   /** The accepted bearer keys (`API_KEYS`), each alone (every scope) or with its scopes. Empty: one is generated for this run and logged. */
   keys: readonly ApiKey[]
+  /** The identity providers whose tokens are taken beside the keys; absent: keys only. */
+  identity?: IdentitySettings
 }
 
-const CHALLENGE = 'Bearer realm="audience-gateway"'
 const BEARER = /^\s*bearer +(\S+)\s*$/i
+
+/** How credentials are checked: the keys, the tokens' verifier when there is one, and what a 401 says. */
+interface Credentials {
+  readonly keys: readonly KnownKey[]
+  readonly tokens?: TokenVerifier
+  /** The challenge of every 401 and 403: with the resource metadata's URL when tokens are taken. */
+  readonly challenge: string
+  /** Said after a 401's detail when tokens are taken, instead of a route's key hint. */
+  readonly tokenHint?: string
+}
 
 async function auth (app: FastifyInstance, options: AuthOptions): Promise<void> {
   const configured = withScopes(options.keys)
-  const keys = knownKeys(configured.length > 0 ? configured : [{ key: generateKey(app), scopes: 'all' as const }])
+  const credentials = credentialsOf(knownKeys(configured.length > 0 ? configured : [{ key: generateKey(app), scopes: 'all' as const }]), options.identity)
+  const routeScopes = new Set<string>()
 
   app.decorateRequest('principal', undefined)
+  app.decorate('routeScopes', routeScopes)
+  app.decorate('permissionRefusal', (permissions: readonly Permission[], principal: Principal) => refusal(permissions, principal, credentials))
+  app.addHook('onRoute', function gatherScopes (route) {
+    for (const name of scopesOf(route.config?.permissions ?? [])) routeScopes.add(name)
+  })
 
-  // With `done` rather than async: run on every request, spared a promise and a microtask. A refusal
-  // is thrown as before, and reaches the problems plugin all the same.
-  app.addHook('onRequest', function authorize (request: FastifyRequest, _reply: FastifyReply, done: () => void) {
+  // With `done` rather than async: run on every request, spared a promise and a microtask unless a
+  // token is to be verified. A refusal reaches the problems plugin all the same.
+  app.addHook('onRequest', function authorize (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) {
     const { permissions, keyOptional, keyHint } = routeConfig(request)
-    if (keyOptional === true && request.headers.authorization !== undefined) request.principal = authenticate(request.headers.authorization, keys, keyHint)
-    if (permissions === undefined) {
-      done()
+    const wanted = (keyOptional === true && (request.headers.authorization !== undefined || credentials.tokens !== undefined)) || (permissions !== undefined && needsPrincipal(permissions))
+    if (!wanted) {
+      done(refusal(permissions, undefined, credentials))
       return
     }
-    if (needsPrincipal(permissions)) request.principal = authenticate(request.headers.authorization, keys, keyHint)
-    const refusing = refusingCheck(permissions, request.principal)
-    if (refusing !== undefined) {
-      const refused = problem('AG_FORBIDDEN', `This key may not call this route: ${refusalReason(refusing)}.`)
-      // RFC 6750's answer to a key without the scope asked for: which scope it needs.
-      throw refusing.scope === undefined ? refused : withChallenge(refused, `${CHALLENGE}, error="insufficient_scope", scope="${refusing.scope}"`)
+    const hint = credentials.tokenHint ?? keyHint
+    let found: Principal | Promise<Principal>
+    try {
+      found = authenticate(request, credentials, hint)
+    } catch (error) {
+      done(error as Error)
+      return
     }
-    done()
+    if (found instanceof Promise) {
+      found.then((principal) => { request.principal = principal; done(refusal(permissions, principal, credentials)) }, done)
+      return
+    }
+    request.principal = found
+    done(refusal(permissions, found, credentials))
   })
 }
 
@@ -108,20 +141,61 @@ interface KnownKey {
   readonly scopes: Principal['scopes']
 }
 
-/** The caller behind `authorization`, checked against every key without stopping at a match. */
-function authenticate (authorization: string | undefined, keys: readonly KnownKey[], hint: string | undefined): Principal {
+/** Keys alone, or keys and tokens: the challenge then names where the resource's metadata is. */
+function credentialsOf (keys: readonly KnownKey[], identity: IdentitySettings | undefined): Credentials {
+  const realm = 'Bearer realm="audience-gateway"'
+  if (identity === undefined) return { keys, challenge: realm }
+  const metadata = resourceMetadataUrl(identity.audience)
+  const issuers = identity.issuers.map(({ issuer }) => issuer).join(' or ')
+  return {
+    keys,
+    tokens: tokenVerifier(identity),
+    challenge: `${realm}, resource_metadata="${metadata}"`,
+    tokenHint: `Or sign in with ${issuers} and send its access token the same way (this resource's OAuth metadata: ${metadata}).`
+  }
+}
+
+/** The 403 of the first check refusing `principal`, or undefined when every check allows it (or there are none). */
+function refusal (permissions: readonly Permission[] | undefined, principal: Principal | undefined, { challenge }: Credentials): Error | undefined {
+  const refusing = permissions === undefined ? undefined : refusingCheck(permissions, principal)
+  if (refusing === undefined) return undefined
+  const refused = problem('AG_FORBIDDEN', `This key may not call this route: ${refusalReason(refusing)}.`)
+  // RFC 6750's answer to a key without the scope asked for: which scope it needs.
+  return refusing.scope === undefined ? refused : withChallenge(refused, `${challenge}, error="insufficient_scope", scope="${refusing.scope}"`)
+}
+
+/**
+ * The caller behind the request's Authorization: a key, checked against every key without stopping
+ * at a match; else, when tokens are taken and it has a token's shape, the token, verified.
+ */
+function authenticate (request: FastifyRequest, credentials: Credentials, hint: string | undefined): Principal | Promise<Principal> {
+  const { authorization } = request.headers
+  const { keys, tokens, challenge } = credentials
   const match = BEARER.exec(authorization ?? '')
   if (match === null) {
     throw withChallenge(unauthorized(authorization === undefined
       ? 'This route needs a key: send "Authorization: Bearer <key>".'
-      : 'The Authorization header is malformed: send "Authorization: Bearer <key>".', hint), CHALLENGE)
+      : 'The Authorization header is malformed: send "Authorization: Bearer <key>".', hint), challenge)
   }
   const presented = sha256(match[1])
   const known = matching(keys, presented)
-  if (known === undefined) {
-    throw withChallenge(unauthorized('The bearer key is not valid: send one of the configured keys (API_KEYS).', hint), `${CHALLENGE}, error="invalid_token"`)
+  if (known !== undefined) return { keyId: keyIdOf(presented), scopes: known.scopes }
+  if (tokens !== undefined && looksLikeToken(match[1])) return verified(request, tokens(match[1]), credentials, hint)
+  throw withChallenge(unauthorized('The bearer key is not valid: send one of the configured keys (API_KEYS).', hint), `${challenge}, error="invalid_token"`)
+}
+
+/** A token's caller; a refused token a 401 saying why, an issuer out of reach a 503 (logged, never the token). */
+async function verified (request: FastifyRequest, verifying: Promise<Principal>, { challenge }: Credentials, hint: string | undefined): Promise<Principal> {
+  try {
+    return await verifying
+  } catch (error) {
+    if (error instanceof IssuerUnreachable) {
+      request.log.warn({ issuer: error.issuer, reason: error.message }, 'token issuer unreachable')
+      throw problem('AG_ISSUER_UNAVAILABLE', 'The token\'s issuer could not be reached to check it: retry shortly, or send a key.')
+    }
+    const reason = (error as Error).message
+    throw withChallenge(unauthorized(`The bearer token is not valid: ${reason}.`, hint), `${challenge}, error="invalid_token", error_description="${reason.replaceAll('"', "'")}"`)
   }
-  return { keyId: keyIdOf(presented), scopes: known.scopes }
 }
 
 /** A 401, its detail followed by the route's hint when it has one. */

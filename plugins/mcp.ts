@@ -113,6 +113,10 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const sdk = await loadSdk()
         if (request.method === 'POST') {
+          // A token lacking a tool's scope is a 403 naming it, as the MCP authorization specification
+          // asks: its client may sign in again for that scope. A key cannot gain one: its refusal stays a tool result.
+          const stepUp = scopeRefusal(request, named)
+          if (stepUp !== undefined) return sendProblem(stepUp, request, reply)
           // Nearly every message: a plain call of a tool this caller may call (see src/mcp/direct.ts).
           const call = directCall(sdk, request)
           const tool = call === undefined ? undefined : named.get(call.name)
@@ -170,6 +174,16 @@ async function answerAsJson (sdk: Sdk, server: Server, request: Request, body: u
   } finally {
     await server.close()
   }
+}
+
+/** The 403 of a tools/call whose token lacks a scope the tool asks for; undefined for anything else. */
+function scopeRefusal (request: FastifyRequest, named: ReadonlyMap<string, Tool>): Error | undefined {
+  const { principal } = request
+  if (principal?.claims === undefined || rpcOf(request.body)?.method !== 'tools/call') return undefined
+  const name = (request.body as { params?: { name?: unknown } }).params?.name
+  const tool = typeof name === 'string' ? named.get(name) : undefined
+  if (tool === undefined || refusingCheck(tool.resource.permissions, principal)?.scope === undefined) return undefined
+  return request.server.permissionRefusal(tool.resource.permissions, principal)
 }
 
 /** Who calls, as the request's hooks found them. */

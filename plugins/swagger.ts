@@ -10,6 +10,7 @@ import { AGENT_MEDIA_TYPE } from '../src/audience.js'
 import { RESPONSE_HEADERS } from '../src/http/responses.js'
 import { components as componentsOf } from '../src/openapi/components.js'
 import { withHeaderComponents } from '../src/openapi/headers.js'
+import type { IdentitySettings } from '../src/identity/tokens.js'
 import { needsPrincipal, scopesOf, type Permission } from '../src/permissions.js'
 
 /** The security scheme of every route whose checks ask for a key. */
@@ -40,6 +41,8 @@ export interface SwaggerOptions {
   tags?: ReadonlyArray<{ readonly name: string, readonly description: string }>
   /** The API's title, version, description and licence (default: the gateway's own name and version). */
   info?: DocumentInfo
+  /** The identity providers whose tokens are taken: each published as an OpenID Connect scheme beside the key's. */
+  identity?: IdentitySettings
 }
 
 /** The gateway's own name and version, for an app that names none of its own. */
@@ -67,6 +70,7 @@ const IF_NONE_MATCH = {
 
 async function swagger (app: FastifyInstance, options: SwaggerOptions): Promise<void> {
   const components = componentsOf()
+  const tokenSchemes = tokenSchemesOf(options.identity)
   // At registration, so that one name given to two different schemas stops the app from starting.
   app.addHook('onRoute', function registerComponents (route) {
     components.collect(route.schema?.response, `${String(route.method)} ${route.url}`)
@@ -81,7 +85,8 @@ async function swagger (app: FastifyInstance, options: SwaggerOptions): Promise<
       tags: [...options.tags ?? [], HEALTH_TAG],
       components: {
         securitySchemes: {
-          [BEARER_SCHEME]: { type: 'http', scheme: 'bearer', description: 'One of the keys in API_KEYS: `Authorization: Bearer <key>`. An operation that lists scopes needs a key carrying each of them (a key configured without scopes carries every scope); a key without one is refused with a 403 naming it.' }
+          [BEARER_SCHEME]: { type: 'http', scheme: 'bearer', description: 'One of the keys in API_KEYS: `Authorization: Bearer <key>`. An operation that lists scopes needs a key carrying each of them (a key configured without scopes carries every scope); a key without one is refused with a 403 naming it.' },
+          ...tokenSchemes
         }
       }
     },
@@ -89,7 +94,7 @@ async function swagger (app: FastifyInstance, options: SwaggerOptions): Promise<
     convertConstToEnum: false,
     // A schema carrying its own `$id` is a component under that name, never `def-N`.
     refResolver: { buildLocalReference: (json) => String(json.$id).replace(/[^\w.-]/g, '_') },
-    transform: ({ schema, url, route }) => ({ url, schema: documented(schema, route, components.referenced) as FastifySchema }),
+    transform: ({ schema, url, route }) => ({ url, schema: documented(schema, route, components.referenced, Object.keys(tokenSchemes)) as FastifySchema }),
     transformObject: (document) => withHeaderComponents(components.publish((document as { openapiObject: PublishedDocument }).openapiObject), RESPONSE_HEADERS)
   })
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } })
@@ -101,8 +106,21 @@ async function swagger (app: FastifyInstance, options: SwaggerOptions): Promise<
 
 export default fp(swagger, { name: 'swagger' })
 
-/** The route as documented: named schemas referenced, the key (and scopes) asked for or none, the request headers it reads. */
-function documented (schema: FastifySchema | undefined, route: RouteOptions, referenced: (responses: unknown) => unknown): FastifySchema | undefined {
+/**
+ * One OpenID Connect scheme per trusted issuer (`oidc`, then `oidc2`...), its discovery URL named:
+ * a token from any of them is taken where a key is, for the same scopes.
+ */
+function tokenSchemesOf (identity: IdentitySettings | undefined): Record<string, object> {
+  if (identity === undefined) return {}
+  return Object.fromEntries(identity.issuers.map(({ issuer }, index) => [`oidc${index === 0 ? '' : index + 1}`, {
+    type: 'openIdConnect',
+    openIdConnectUrl: `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`,
+    description: `An access token from ${issuer} whose audience is ${identity.audience}: \`Authorization: Bearer <token>\`. Its scopes (\`scope\` or \`scp\`) are checked as a key's are.`
+  }]))
+}
+
+/** The route as documented: named schemas referenced, the key or token (and scopes) asked for or none, the request headers it reads. */
+function documented (schema: FastifySchema | undefined, route: RouteOptions, referenced: (responses: unknown) => unknown, tokenSchemes: readonly string[]): FastifySchema | undefined {
   if (schema === undefined) return schema
   const permissions: readonly Permission[] = route.config?.permissions ?? []
   const scopes = scopesOf(permissions)
@@ -111,7 +129,8 @@ function documented (schema: FastifySchema | undefined, route: RouteOptions, ref
     ...(scopes.length === 0 ? {} : { description: withScopes(schema.description, scopes) }),
     response: referenced(schema.response),
     // An open route says so (`security: []`) rather than leaving a reader to guess.
-    security: needsPrincipal(permissions) ? [{ [BEARER_SCHEME]: scopes }] : [],
+    // Alternatives: a key, or a token from any trusted issuer, each with the same scopes.
+    security: needsPrincipal(permissions) ? [BEARER_SCHEME, ...tokenSchemes].map((name) => ({ [name]: scopes })) : [],
     headers: withRequestHeaders(schema.headers, route.config?.variants !== undefined)
   }
 }

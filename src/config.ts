@@ -5,6 +5,7 @@ import { isPostgresUrl, postgresSettings } from './store/postgres-url.js'
 import { isTimeZone } from './time.js'
 import { HEAP_GROWING_DEFAULT_PERCENT } from './heap.js'
 import { DEFAULT_STREAMS_PER_CLIENT } from './store/per-client.js'
+import { ASYMMETRIC_ALGORITHMS, type IdentitySettings, type TrustedIssuer } from './identity/tokens.js'
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -18,6 +19,8 @@ export interface Config {
   readonly timeZone: string
   /** Empty when API_KEYS is unset or empty: the server then generates one and logs it once. */
   readonly apiKeys: readonly ApiKey[]
+  /** The identity providers whose bearer tokens are accepted beside the keys; absent: keys only. */
+  readonly identity?: IdentitySettings
   readonly logLevel: typeof LOG_LEVELS[number]
   /** Browser origins allowed to call the API (CORS). Empty: CORS is off. */
   readonly corsOrigins: readonly string[]
@@ -69,6 +72,10 @@ export const MEBIBYTE = 1024 * 1024
 export const RESPONSE_CACHE_DEFAULT_MB = 32
 export const RESPONSE_CACHE_MAX_MB = 65_536
 
+/** Seconds a token's `exp` and `nbf` may be off by when OAUTH_CLOCK_TOLERANCE_SECONDS is unset, and the most it may say. */
+export const CLOCK_TOLERANCE_DEFAULT_SECONDS = 30
+export const CLOCK_TOLERANCE_MAX_SECONDS = 300
+
 /** Per key (or address) and window, when RATE_LIMIT_MAX and RATE_LIMIT_WINDOW are unset. */
 export const RATE_LIMIT_DEFAULTS = { max: 1000, windowSeconds: 60 } as const
 
@@ -89,6 +96,7 @@ export function loadConfig (env: Readonly<Record<string, string | undefined>>): 
     databaseUrl: readDatabaseUrl(env.DATABASE_URL ?? 'data/catalogue.sqlite'),
     timeZone: readTimeZone(env.TIME_ZONE),
     apiKeys: readKeys(env.API_KEYS),
+    ...readIdentity(env.OAUTH_ISSUERS, env.OAUTH_AUDIENCE, env.OAUTH_CLOCK_TOLERANCE_SECONDS),
     logLevel: readLogLevel(env.LOG_LEVEL),
     corsOrigins: readOrigins(env.CORS_ORIGINS),
     rateLimitMax: readWhole('RATE_LIMIT_MAX', env.RATE_LIMIT_MAX ?? String(RATE_LIMIT_DEFAULTS.max), 0, 'a whole number of requests (0 turns rate limiting off)'),
@@ -164,6 +172,56 @@ function readKeys (value: string | undefined): ApiKey[] {
     }
     return { key, scopes }
   })
+}
+
+/**
+ * `OAUTH_ISSUERS` (issuer URLs, comma-separated, or a JSON array of `{ issuer, jwksUri?, algorithms? }`),
+ * the audience tokens must name (`OAUTH_AUDIENCE`, this gateway's resource URL) and the clock tolerance.
+ */
+function readIdentity (issuers: string | undefined, audience: string | undefined, tolerance: string | undefined): Pick<Config, 'identity'> {
+  const configured = issuers === undefined || issuers.trim() === '' ? [] : readIssuers(issuers.trim())
+  const hasAudience = audience !== undefined && audience.trim() !== ''
+  if (configured.length === 0) {
+    if (hasAudience) throw new ConfigError('OAUTH_AUDIENCE is set without OAUTH_ISSUERS: name the identity providers whose tokens are accepted too.')
+    return {}
+  }
+  if (!hasAudience || !isWebUrl(audience)) throw new ConfigError(`OAUTH_AUDIENCE must be this gateway's resource URL, such as "https://gateway.example.com", which tokens name as their audience; got ${JSON.stringify(audience ?? '')}.`)
+  const clockToleranceSeconds = readWhole('OAUTH_CLOCK_TOLERANCE_SECONDS', tolerance ?? String(CLOCK_TOLERANCE_DEFAULT_SECONDS), 0, `a whole number of seconds up to ${CLOCK_TOLERANCE_MAX_SECONDS}`, CLOCK_TOLERANCE_MAX_SECONDS)
+  return { identity: { issuers: configured, audience, clockToleranceSeconds } }
+}
+
+function readIssuers (value: string): TrustedIssuer[] {
+  const entries: unknown[] = value.startsWith('[') ? parsedIssuers(value) : value.split(',').map((issuer) => ({ issuer: issuer.trim() }))
+  return entries.map((entry, index) => {
+    const { issuer, jwksUri, algorithms = ASYMMETRIC_ALGORITHMS, ...rest } = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>
+    const where = `OAUTH_ISSUERS: issuer ${index + 1}`
+    if (Object.keys(rest).length > 0 || typeof issuer !== 'string') throw new ConfigError(`${where} must be an object with "issuer" and optionally "jwksUri" and "algorithms", nothing else.`)
+    if (!isTrustedUrl(issuer)) throw new ConfigError(`${where} must be an https URL (http only on the loopback); got ${JSON.stringify(issuer)}.`)
+    if (jwksUri !== undefined && (typeof jwksUri !== 'string' || !isTrustedUrl(jwksUri))) throw new ConfigError(`${where}: "jwksUri" must be an https URL (http only on the loopback); got ${JSON.stringify(jwksUri)}.`)
+    if (!Array.isArray(algorithms) || algorithms.length === 0 || algorithms.some((name) => !(ASYMMETRIC_ALGORITHMS as readonly unknown[]).includes(name))) {
+      throw new ConfigError(`${where}: "algorithms" must list some of ${ASYMMETRIC_ALGORITHMS.join(', ')} (asymmetric ones only).`)
+    }
+    return { issuer, ...(jwksUri === undefined ? {} : { jwksUri }), algorithms: algorithms as string[] }
+  })
+}
+
+function parsedIssuers (value: string): unknown[] {
+  try {
+    return JSON.parse(value) as unknown[]
+  } catch {
+    throw new ConfigError('OAUTH_ISSUERS is not valid JSON: write issuer URLs separated by commas, or a JSON array of { "issuer": ..., "jwksUri": ..., "algorithms": [...] }.')
+  }
+}
+
+/** https, or http on the loopback only (an identity provider run beside the gateway, in development or tests). */
+function isTrustedUrl (text: string): boolean {
+  if (!isWebUrl(text)) return false
+  const url = new URL(text)
+  return url.protocol === 'https:' || ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)
+}
+
+function isWebUrl (text: string): boolean {
+  return URL.canParse(text) && ['https:', 'http:'].includes(new URL(text).protocol)
 }
 
 function readLogLevel (value = 'info'): Config['logLevel'] {

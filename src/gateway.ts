@@ -28,7 +28,7 @@ import { RATE_LIMIT_DEFAULTS, type Config } from './config.js'
 import type { GatewayDatabase } from './store/index.js'
 import pkg from '../package.json' with { type: 'json' }
 
-export type GatewayOptions = Pick<Config, 'databaseUrl' | 'timeZone' | 'apiKeys'> &
+export type GatewayOptions = Pick<Config, 'databaseUrl' | 'timeZone' | 'apiKeys' | 'identity'> &
   Partial<Pick<Config, 'corsOrigins' | 'rateLimitMax' | 'rateLimitWindow' | 'redisUrl' | 'host'>> & {
     /** Told the SQL of every query (debugging, tests that count queries). */
     onQuery?: (sql: string) => void
@@ -79,7 +79,7 @@ async function gateway (fastify: FastifyInstance, options: GatewayOptions): Prom
   await fastify.register(redis, { url: options.redisUrl })
   await fastify.register(store, { databaseUrl: options.databaseUrl, onQuery: options.onQuery, setUp: options.setUp, acquireTimeoutMs: options.acquireTimeoutMs, maxReaders: options.maxReaders, streamsPerClient: options.streamsPerClient, create: options.createDatabase, onCount: (outcome) => { fastify.metrics.count(outcome) } })
   await fastify.register(audience)
-  await fastify.register(auth, { keys: options.apiKeys })
+  await fastify.register(auth, { keys: options.apiKeys, identity: options.identity })
   await fastify.register(rateLimit, {
     max: options.rateLimitMax ?? RATE_LIMIT_DEFAULTS.max,
     windowSeconds: options.rateLimitWindow ?? RATE_LIMIT_DEFAULTS.windowSeconds,
@@ -92,7 +92,7 @@ async function gateway (fastify: FastifyInstance, options: GatewayOptions): Prom
   await fastify.register(metrics, { process: options.processMetrics })
   await fastify.register(etag)
   // Before any route: the document is cut from the routes as they register.
-  await fastify.register(swagger, { tags: options.tags, info: options.info })
+  await fastify.register(swagger, { tags: options.tags, info: options.info, identity: options.identity })
   await fastify.register(mount, {
     timeZone: options.timeZone,
     handleDescription: options.handleDescription,
@@ -104,8 +104,8 @@ async function gateway (fastify: FastifyInstance, options: GatewayOptions): Prom
   })
   // Every mounted resource as an MCP tool, from the same compiled resources the routes serve.
   await fastify.register(mcp, { origins: options.corsOrigins ?? [], host: options.host, info: { name: 'audience-gateway', version: pkg.version } })
-  // The URLs its clients probe for OAuth, answered: this server takes a bearer key.
-  await fastify.register(oauthDiscovery)
+  // The URLs its clients probe for OAuth, answered: the resource's metadata, or that this server takes a bearer key.
+  await fastify.register(oauthDiscovery, { identity: options.identity })
   await fastify.register(health)
 }
 

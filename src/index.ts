@@ -19,6 +19,7 @@ import '../plugins/tracing.js'
 export { default as gateway, type GatewayOptions } from './gateway.js'
 export { loggerOptions, serverOptions } from './server.js'
 export { loadConfig, ConfigError, type ApiKey, type Config } from './config.js'
+export type { IdentitySettings, TrustedIssuer } from './identity/tokens.js'
 
 // The gateway declared in one file: the app serving it, and the loader and compiler it runs.
 export { default as declaredApp, type DeclaredAppOptions } from './declared-app.js'

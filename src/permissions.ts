@@ -2,11 +2,16 @@
 // carry scopes, and a check may ask for one: the check is data (its scope), so a declaration file
 // can name it and the document can publish it.
 
-/** Who made the request: a key's public fingerprint and what it may do, never the key itself. */
+/**
+ * Who made the request: a public fingerprint (of a key, or of a token's issuer and subject) and what
+ * it may do, never the key or the token itself.
+ */
 export interface Principal {
   readonly keyId: string
-  /** The key's scopes; `all` for a key configured without a list (every scope). */
+  /** The key's or the token's scopes; `all` for a key configured without a list (every scope). */
   readonly scopes: 'all' | readonly string[]
+  /** A token's verified claims, for the rules that read them; never logged. Absent for a key. */
+  readonly claims?: Readonly<Record<string, unknown>>
 }
 
 export interface Permission {

@@ -36,6 +36,7 @@ export const PROBLEM_KINDS = {
   AG_UPSTREAM_FAILED: { status: 502, title: 'Upstream failed', when: 'the upstream answered an error, something that is not JSON, a row the declared record does not match, or refused the gateway\'s own credentials' },
   AG_STORED_VALUE_INVALID: { status: 502, title: 'Stored value invalid', when: 'a stored value the record\'s declaration does not admit (a NULL in a field not declared nullable, a timestamp that cannot be read): never served as a made-up value' },
   AG_STORE_UNAVAILABLE: { status: 503, title: 'Store unavailable', when: 'the store does not answer', retryAfter: 5 },
+  AG_ISSUER_UNAVAILABLE: { status: 503, title: 'Issuer unavailable', when: 'a bearer token whose issuer (its discovery document or its keys) could not be reached to check it; retry, or send a key', retryAfter: 5 },
   AG_UPSTREAM_UNAVAILABLE: { status: 503, title: 'Upstream unavailable', when: 'the upstream asks to slow down, its circuit is open after repeated failures, or too many calls to it are waiting; retry after the Retry-After header\'s seconds', retryAfter: 5 },
   AG_OVERLOADED: { status: 503, title: 'Overloaded', when: 'the server is overloaded' },
   AG_SHUTTING_DOWN: { status: 503, title: 'Shutting down', when: 'the replica is shutting down (readiness only): route to another' },

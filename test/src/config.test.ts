@@ -165,3 +165,49 @@ t.test('a bad value is refused with one line naming the variable', async (t) => 
     try { loadConfig(env) } catch (error) { t.match((error as Error).message, message) }
   }
 })
+
+t.test('OAUTH_ISSUERS: issuer URLs separated by commas, each with every asymmetric algorithm', async (t) => {
+  const { identity } = loadConfig({ OAUTH_ISSUERS: 'https://id.example.com/realms/a, http://127.0.0.1:8080', OAUTH_AUDIENCE: 'https://gateway.example.com' })
+  t.strictSame(identity, {
+    issuers: [
+      { issuer: 'https://id.example.com/realms/a', algorithms: ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] },
+      { issuer: 'http://127.0.0.1:8080', algorithms: ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] }
+    ],
+    audience: 'https://gateway.example.com',
+    clockToleranceSeconds: 30
+  })
+})
+
+t.test('OAUTH_ISSUERS: a JSON array naming a key set and algorithms; the clock tolerance', async (t) => {
+  const { identity } = loadConfig({
+    OAUTH_ISSUERS: '[{"issuer":"https://id.example.com","jwksUri":"https://id.example.com/keys","algorithms":["ES256"]},{"issuer":"http://localhost:9000"}]',
+    OAUTH_AUDIENCE: 'https://gateway.example.com/mcp',
+    OAUTH_CLOCK_TOLERANCE_SECONDS: '0'
+  })
+  t.strictSame(identity?.issuers[0], { issuer: 'https://id.example.com', jwksUri: 'https://id.example.com/keys', algorithms: ['ES256'] })
+  t.equal(identity?.issuers[1].issuer, 'http://localhost:9000')
+  t.equal(identity?.clockToleranceSeconds, 0)
+  t.equal(loadConfig({ OAUTH_ISSUERS: '[]' }).identity, undefined, 'an empty list: keys only')
+  t.equal(loadConfig({ OAUTH_ISSUERS: ' ' }).identity, undefined, 'blank: keys only')
+})
+
+t.test('OAUTH_*: each mistake refused with one line naming the variable', async (t) => {
+  const audience = { OAUTH_AUDIENCE: 'https://gateway.example.com' }
+  const cases: Array<[Record<string, string>, string]> = [
+    [{ OAUTH_AUDIENCE: 'https://gateway.example.com' }, 'OAUTH_AUDIENCE is set without OAUTH_ISSUERS: name the identity providers whose tokens are accepted too.'],
+    [{ OAUTH_ISSUERS: 'https://id.example.com' }, 'OAUTH_AUDIENCE must be this gateway\'s resource URL, such as "https://gateway.example.com", which tokens name as their audience; got "".'],
+    [{ OAUTH_ISSUERS: 'https://id.example.com', OAUTH_AUDIENCE: 'gateway' }, 'OAUTH_AUDIENCE must be this gateway\'s resource URL, such as "https://gateway.example.com", which tokens name as their audience; got "gateway".'],
+    [{ OAUTH_ISSUERS: 'http://id.example.com', ...audience }, 'OAUTH_ISSUERS: issuer 1 must be an https URL (http only on the loopback); got "http://id.example.com".'],
+    [{ OAUTH_ISSUERS: 'https://id.example.com,', ...audience }, 'OAUTH_ISSUERS: issuer 2 must be an https URL (http only on the loopback); got "".'],
+    [{ OAUTH_ISSUERS: '[{"issuer":', ...audience }, 'OAUTH_ISSUERS is not valid JSON: write issuer URLs separated by commas, or a JSON array of { "issuer": ..., "jwksUri": ..., "algorithms": [...] }.'],
+    [{ OAUTH_ISSUERS: '["https://id.example.com"]', ...audience }, 'OAUTH_ISSUERS: issuer 1 must be an object with "issuer" and optionally "jwksUri" and "algorithms", nothing else.'],
+    [{ OAUTH_ISSUERS: '[{"issuer":"https://id.example.com","audience":"x"}]', ...audience }, 'OAUTH_ISSUERS: issuer 1 must be an object with "issuer" and optionally "jwksUri" and "algorithms", nothing else.'],
+    [{ OAUTH_ISSUERS: '[{"issuer":"https://id.example.com","jwksUri":"ftp://id.example.com/keys"}]', ...audience }, 'OAUTH_ISSUERS: issuer 1: "jwksUri" must be an https URL (http only on the loopback); got "ftp://id.example.com/keys".'],
+    [{ OAUTH_ISSUERS: '[{"issuer":"https://id.example.com","jwksUri":7}]', ...audience }, 'OAUTH_ISSUERS: issuer 1: "jwksUri" must be an https URL (http only on the loopback); got 7.'],
+    [{ OAUTH_ISSUERS: '[{"issuer":"https://id.example.com","algorithms":["HS256"]}]', ...audience }, 'OAUTH_ISSUERS: issuer 1: "algorithms" must list some of RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512, EdDSA (asymmetric ones only).'],
+    [{ OAUTH_ISSUERS: '[{"issuer":"https://id.example.com","algorithms":[]}]', ...audience }, 'OAUTH_ISSUERS: issuer 1: "algorithms" must list some of RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512, EdDSA (asymmetric ones only).'],
+    [{ OAUTH_ISSUERS: '[{"issuer":"https://id.example.com","algorithms":"RS256"}]', ...audience }, 'OAUTH_ISSUERS: issuer 1: "algorithms" must list some of RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512, EdDSA (asymmetric ones only).'],
+    [{ OAUTH_ISSUERS: 'https://id.example.com', ...audience, OAUTH_CLOCK_TOLERANCE_SECONDS: '301' }, 'OAUTH_CLOCK_TOLERANCE_SECONDS must be a whole number of seconds up to 300; got "301".']
+  ]
+  for (const [env, message] of cases) t.throws(() => loadConfig(env), new ConfigError(message), JSON.stringify(env))
+})
