@@ -19,7 +19,7 @@ interface DraftMode {
   /** The input as it may be written in the file and on the terminal (a URL without its password). */
   readonly shown: (input: string) => string
   /** What the draft is served with: the environment `check` and `serve` need set. */
-  readonly environment?: (input: string) => string
+  readonly environment?: (input: string, values: Readonly<Record<string, unknown>>) => string
 }
 
 /** The ways of drafting, by the option that names each one's input. */
@@ -32,7 +32,7 @@ const MODES: Readonly<Record<string, DraftMode>> = {
       ...(typeof values.schema === 'string' ? { schema: values.schema } : {})
     }),
     shown: shownUrl,
-    environment: (input) => `DATABASE_URL=${shownUrl(input)} `
+    environment: (input, values) => `DATABASE_URL=${quoted(shownUrl(typeof values.schema === 'string' ? withSchema(input, values.schema) : input))} `
   }
 }
 
@@ -133,7 +133,7 @@ function summaryOf (draft: Draft, asked: InitAsked): string {
   ].join(', ')
   const variables = [...new Set([...JSON.stringify(declarations).matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((match) => match[1]))]
   const file = asked.out === '-' ? 'FILE' : asked.out
-  const environment = MODES[asked.mode].environment?.(asked.input) ?? ''
+  const environment = MODES[asked.mode].environment?.(asked.input, asked.values) ?? ''
   return [
     `Drafted ${asked.out === '-' ? 'on stdout' : asked.out} from ${shown(asked)}: ${counts} (each note a # comment above the key it concerns).`,
     `Next: read the notes${asked.out === '-' ? ', save the draft as a .yaml file' : ''}${variables.length === 0 ? '' : `, set ${variables.join(', ')}`}, then`,
@@ -157,4 +157,17 @@ export function shownUrl (input: string): string {
 function withoutPassword (text: string, input: string): string {
   const password = URL.canParse(input) ? new URL(input).password : ''
   return password === '' ? text : text.replaceAll(password, '***').replaceAll(decodeURIComponent(password), '***')
+}
+
+/** A PostgreSQL URL reading `schema`: the gateway reads the tables of its URL's `schema` parameter (a SQLite file has none). */
+function withSchema (url: string, schema: string): string {
+  if (!URL.canParse(url)) return url
+  const parsed = new URL(url)
+  parsed.searchParams.set('schema', schema)
+  return parsed.toString()
+}
+
+/** A value as a shell reads it back unchanged: in single quotes where it holds more than a path's characters. */
+function quoted (value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`
 }
