@@ -8,13 +8,13 @@ import type { Validators } from '../core/validators.js'
 import type { Marking, RecordDeclaration } from '../declare/index.js'
 import { scope, signedIn, unrestricted, type Permission } from '../permissions.js'
 import { upstreamClient, type UpstreamClient, type UpstreamObserver } from '../sources/upstream/index.js'
-import type { Catalogue } from '../store/catalogue/index.js'
+import { readCatalogue, type Catalogue } from '../store/catalogue/index.js'
 import type { Store } from '../store/store.js'
 import { declarationFileError, pointerOf, type Issue } from './errors.js'
 import type { LoadedFile } from './loader.js'
 import { compileRecords, markingOf } from './records.js'
 import type { BytesMountDeclaration, MountDeclaration, ParamDeclaration, RecordMountDeclaration, TextMountDeclaration, UpstreamDeclaration } from './schema.js'
-import { tableBytes, tableOf, tableSource, tablesOf, tableText, upstreamSource, type Sourced } from './sources.js'
+import { tableBytes, tableOf, tableSource, tableText, upstreamSource, type Sourced } from './sources.js'
 
 /** A mount, with where the file declares it (to point at a refusal `app.mount` raises). */
 export interface DeclaredMount {
@@ -52,7 +52,7 @@ export async function compileDeclarations (file: LoadedFile, context: CompileCon
   const records = compileRecords(declarations.records, issues)
   const clients = upstreamClients(declarations.upstreams ?? {}, context, issues)
   const close = async (): Promise<void> => { await Promise.all([...clients.values()].map(async (client) => { await client.close() })) }
-  const tables = Object.values(declarations.sources).some((source) => 'table' in source) ? await tablesOf(context.store) : new Map()
+  const tables = Object.values(declarations.sources).some((source) => 'table' in source) ? await readCatalogue(context.store) : new Map()
   // Every table source's table, read by a mount or not (a mount reading it says the same, said once).
   for (const [name, source] of Object.entries(declarations.sources)) if ('table' in source) tableOf(source, tables, pointerOf('sources', name), issues)
   const mounts: DeclaredMount[] = []

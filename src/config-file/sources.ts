@@ -2,7 +2,7 @@
 // (checked against the database: the table and every column a mount reads must exist), or an
 // upstream endpoint read through one client per declared upstream.
 import { sql, type Kysely } from 'kysely'
-import { namesOneRow, readCatalogue, type Catalogue, type TableInfo } from '../store/catalogue/index.js'
+import { namesOneRow, type Catalogue, type TableInfo } from '../store/catalogue/index.js'
 import { columnReading, type FieldMapping } from './columns.js'
 import type { RecordDeclaration } from '../declare/index.js'
 import type { Validators } from '../core/validators.js'
@@ -33,11 +33,6 @@ export interface Reading {
   readonly mountAt: string
   /** Where the record is declared, for problems of one of its fields. */
   readonly recordAt: string
-}
-
-/** The tables and views of the schema the store reads (PostgreSQL: its search_path's first). */
-export async function tablesOf (store: Pick<Store<any>, 'db' | 'kind'>): Promise<Catalogue> {
-  return await readCatalogue(store)
 }
 
 /**
