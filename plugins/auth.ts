@@ -9,7 +9,7 @@ import { problem } from '../src/core/errors.js'
 import { routeConfig } from './audience.js'
 import { IssuerUnreachable, looksLikeToken, tokenVerifier, type IdentitySettings, type TokenVerifier } from '../src/identity/tokens.js'
 import { resourceMetadataUrl } from '../src/identity/resource-metadata.js'
-import { needsPrincipal, refusalReason, refusingCheck, scopesOf, type Permission, type Principal } from '../src/permissions.js'
+import { needsPrincipal, refusalDetail, refusingCheck, scopesOf, type Permission, type Principal } from '../src/permissions.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -58,7 +58,9 @@ interface Credentials {
 
 async function auth (app: FastifyInstance, options: AuthOptions): Promise<void> {
   const configured = withScopes(options.keys)
-  const credentials = credentialsOf(knownKeys(configured.length > 0 ? configured : [{ key: generateKey(app), scopes: 'all' as const }]), options.identity)
+  // Tokens alone are a complete configuration: a key is generated only when there is no other way in.
+  const generated = configured.length === 0 && options.identity === undefined ? [{ key: generateKey(app), scopes: 'all' as const }] : []
+  const credentials = credentialsOf(knownKeys([...configured, ...generated]), options.identity)
   const routeScopes = new Set<string>()
 
   app.decorateRequest('principal', undefined)
@@ -98,21 +100,30 @@ export default fp(auth, { name: 'auth', dependencies: ['audience'] })
 
 function generateKey (app: FastifyInstance): string {
   const key = randomBytes(32).toString('base64url')
-  app.log.warn({ generatedKey: key }, 'API_KEYS is unset: generated a bearer key for this run; set API_KEYS (comma-separated keys, each optionally key:scope+scope) to choose your own')
+  app.log.warn({ generatedKey: key }, 'API_KEYS is unset: generated a bearer key for this run; set API_KEYS (comma-separated keys, each optionally key:scope+scope) to choose your own, or OAUTH_ISSUERS to take tokens instead')
   return key
 }
 
-/** The configured keys, each with its scopes (a key alone carries every scope). */
-function withScopes (keys: readonly ApiKey[]): Array<{ key: string, scopes: Principal['scopes'] }> {
-  const configured = keys.map((key) => typeof key === 'string' ? { key, scopes: 'all' as const } : key)
+/** A configured key, its scopes (every one, for a key alone) and its claims. */
+interface ConfiguredKey {
+  readonly key: string
+  readonly scopes: Principal['scopes']
+  readonly claims?: Principal['claims']
+}
+
+/** The configured keys, each with its scopes (a key alone carries every scope) and its claims. */
+function withScopes (keys: readonly ApiKey[]): ConfiguredKey[] {
+  const configured = keys.map((key): ConfiguredKey => typeof key === 'string'
+    ? { key, scopes: 'all' }
+    : { key: key.key, scopes: key.scopes ?? 'all', ...(key.claims === undefined ? {} : { claims: Object.freeze({ ...key.claims }) }) })
   if (configured.some(({ key }) => !/^\S+$/.test(key))) {
     throw new Error('API_KEYS: every key must be non-empty and free of whitespace.')
   }
   return configured
 }
 
-function knownKeys (configured: ReadonlyArray<{ key: string, scopes: Principal['scopes'] }>): KnownKey[] {
-  return configured.map(({ key, scopes }) => ({ digest: sha256(key), scopes }))
+function knownKeys (configured: readonly ConfiguredKey[]): KnownKey[] {
+  return configured.map(({ key, ...rest }) => ({ digest: sha256(key), ...rest }))
 }
 
 /**
@@ -122,7 +133,12 @@ function knownKeys (configured: ReadonlyArray<{ key: string, scopes: Principal['
 export function principalOfKey (key: string, keys: readonly ApiKey[]): Principal | undefined {
   const presented = sha256(key)
   const known = matching(knownKeys(withScopes(keys)), presented)
-  return known === undefined ? undefined : { keyId: keyIdOf(presented), scopes: known.scopes }
+  return known === undefined ? undefined : principalOf(known, presented)
+}
+
+/** The caller a configured key names: its fingerprint, its scopes, its claims. */
+function principalOf ({ scopes, claims }: KnownKey, presented: Buffer): Principal {
+  return { keyId: keyIdOf(presented), scopes, ...(claims === undefined ? {} : { claims }) }
 }
 
 /** The key whose digest is `presented`, compared with every one without stopping at a match. */
@@ -135,10 +151,9 @@ function keyIdOf (digest: Buffer): string {
   return digest.toString('hex').slice(0, 12)
 }
 
-/** A configured key as it is kept: its digest, never its text, and its scopes. */
-interface KnownKey {
+/** A configured key as it is kept: its digest, never its text, its scopes and its claims. */
+interface KnownKey extends Omit<ConfiguredKey, 'key'> {
   readonly digest: Buffer
-  readonly scopes: Principal['scopes']
 }
 
 /** Keys alone, or keys and tokens: the challenge then names where the resource's metadata is. */
@@ -159,7 +174,7 @@ function credentialsOf (keys: readonly KnownKey[], identity: IdentitySettings | 
 function refusal (permissions: readonly Permission[] | undefined, principal: Principal | undefined, { challenge }: Credentials): Error | undefined {
   const refusing = permissions === undefined ? undefined : refusingCheck(permissions, principal)
   if (refusing === undefined) return undefined
-  const refused = problem('AG_FORBIDDEN', `This key may not call this route: ${refusalReason(refusing)}.`)
+  const refused = problem('AG_FORBIDDEN', refusalDetail(refusing, principal, 'route'))
   // RFC 6750's answer to a key without the scope asked for: which scope it needs.
   return refusing.scope === undefined ? refused : withChallenge(refused, `${challenge}, error="insufficient_scope", scope="${refusing.scope}"`)
 }
@@ -179,7 +194,7 @@ function authenticate (request: FastifyRequest, credentials: Credentials, hint: 
   }
   const presented = sha256(match[1])
   const known = matching(keys, presented)
-  if (known !== undefined) return { keyId: keyIdOf(presented), scopes: known.scopes }
+  if (known !== undefined) return principalOf(known, presented)
   if (tokens !== undefined && looksLikeToken(match[1])) return verified(request, tokens(match[1]), credentials, hint)
   throw withChallenge(unauthorized('The bearer key is not valid: send one of the configured keys (API_KEYS).', hint), `${challenge}, error="invalid_token"`)
 }

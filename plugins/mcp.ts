@@ -179,7 +179,7 @@ async function answerAsJson (sdk: Sdk, server: Server, request: Request, body: u
 /** The 403 of a tools/call whose token lacks a scope the tool asks for; undefined for anything else. */
 function scopeRefusal (request: FastifyRequest, named: ReadonlyMap<string, Tool>): Error | undefined {
   const { principal } = request
-  if (principal?.claims === undefined || rpcOf(request.body)?.method !== 'tools/call') return undefined
+  if (principal?.issuer === undefined || rpcOf(request.body)?.method !== 'tools/call') return undefined
   const name = (request.body as { params?: { name?: unknown } }).params?.name
   const tool = typeof name === 'string' ? named.get(name) : undefined
   if (tool === undefined || refusingCheck(tool.resource.permissions, principal)?.scope === undefined) return undefined
@@ -195,7 +195,7 @@ function callerFrom (request: FastifyRequest): McpCaller {
 function contextOf (request: FastifyRequest, tool: string): McpCallContext {
   request.operation = tool
   const { rows } = request.server.metrics
-  return { requestId: request.id, log: request.log, onRows: (count, clamped) => { rows(tool, 'mcp', count, clamped) } }
+  return { principal: request.principal, requestId: request.id, log: request.log, onRows: (count, clamped) => { rows(tool, 'mcp', count, clamped) } }
 }
 
 /** The caller, carried to the per-request server as the SDK's auth info: a key's fingerprint, never the key. */

@@ -9,8 +9,16 @@ import { ASYMMETRIC_ALGORITHMS, type IdentitySettings, type TrustedIssuer } from
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
-/** A bearer key: alone, it may do everything; with scopes, only what they allow. */
-export type ApiKey = string | { readonly key: string, readonly scopes: readonly string[] }
+/**
+ * A bearer key: alone, it may do everything; with scopes, only what they allow; with claims, the
+ * identity a mount's row rule reads (`{ org_id: 'acme' }`), as a token's claims are.
+ */
+export type ApiKey = string | {
+  readonly key: string
+  /** Absent: every scope. */
+  readonly scopes?: readonly string[]
+  readonly claims?: Readonly<Record<string, string | number | boolean>>
+}
 
 export interface Config {
   readonly port: number
@@ -155,23 +163,60 @@ function readTimeZone (value = 'UTC'): string {
 
 /**
  * `key,key:scope+scope`: a key alone may do everything, a key followed by `:` and scopes joined
- * by `+` only what they allow. A refusal names the key by its position, never by its text.
+ * by `+` only what they allow. Or a JSON array of `{ "key", "scopes"?, "claims"? }`, which can also
+ * give a key claims. A refusal names the key by its position, never by its text.
  */
 function readKeys (value: string | undefined): ApiKey[] {
   if (value === undefined || value.trim() === '') return []
   const seen: string[] = []
-  return value.split(',').map((entry, index) => {
-    const [key, ...rest] = entry.trim().split(':')
-    if (key.length < 16) throw new ConfigError('API_KEYS must be a comma-separated list of keys of at least 16 characters each.')
+  const checked = (key: string, index: number): string => {
+    if (key.length < 16 || !/^\S+$/.test(key)) throw new ConfigError('API_KEYS must be a comma-separated list of keys of at least 16 characters each, without whitespace (or a JSON array of them).')
     if (seen.includes(key)) throw new ConfigError(`API_KEYS: key ${index + 1} repeats key ${seen.indexOf(key) + 1}: list each key once, with all its scopes.`)
     seen.push(key)
-    if (rest.length === 0) return key
-    const scopes = rest.join(':').split('+')
-    if (scopes.some((scope) => !SCOPE_PATTERN.test(scope))) {
-      throw new ConfigError(`API_KEYS: key ${index + 1} lists a malformed scope: write "<key>:<scope>+<scope>", each scope letters, digits and _ . : / - only, or the key alone for every scope.`)
+    return key
+  }
+  return value.trim().startsWith('[') ? keysOfJson(value, checked) : value.split(',').map((entry, index) => keyOfText(entry.trim(), index, checked))
+}
+
+const SCOPE_WORDS = 'each scope letters, digits and _ . : / - only'
+
+function keyOfText (entry: string, index: number, checked: (key: string, index: number) => string): ApiKey {
+  const [key, ...rest] = entry.split(':')
+  checked(key, index)
+  if (rest.length === 0) return key
+  const scopes = rest.join(':').split('+')
+  if (scopes.some((scope) => !SCOPE_PATTERN.test(scope))) {
+    throw new ConfigError(`API_KEYS: key ${index + 1} lists a malformed scope: write "<key>:<scope>+<scope>", ${SCOPE_WORDS}, or the key alone for every scope.`)
+  }
+  return { key, scopes }
+}
+
+function keysOfJson (value: string, checked: (key: string, index: number) => string): ApiKey[] {
+  let entries: unknown
+  try {
+    entries = JSON.parse(value)
+  } catch {
+    throw new ConfigError('API_KEYS is not valid JSON: write keys separated by commas, or a JSON array of { "key": ..., "scopes": [...], "claims": {...} }.')
+  }
+  if (!Array.isArray(entries)) throw new ConfigError('API_KEYS must be a JSON array of { "key": ..., "scopes": [...], "claims": {...} }.')
+  return entries.map((entry, index) => {
+    const where = `API_KEYS: key ${index + 1}`
+    const { key, scopes, claims, ...rest } = (typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? entry : { key: undefined }) as Record<string, unknown>
+    if (typeof key !== 'string' || Object.keys(rest).length > 0) throw new ConfigError(`${where} must be an object with "key" and optionally "scopes" and "claims", nothing else.`)
+    checked(key, index)
+    if (scopes !== undefined && (!Array.isArray(scopes) || scopes.some((scope) => typeof scope !== 'string' || !SCOPE_PATTERN.test(scope)))) {
+      throw new ConfigError(`${where} lists a malformed scope: write "scopes" as an array of them, ${SCOPE_WORDS}, or leave it out for every scope.`)
     }
-    return { key, scopes }
+    if (claims !== undefined && !isClaims(claims)) {
+      throw new ConfigError(`${where}: "claims" must be an object whose values are each text, a number or true or false, such as { "org_id": "acme" }.`)
+    }
+    return { key, ...(scopes === undefined ? {} : { scopes: scopes as string[] }), ...(claims === undefined ? {} : { claims }) }
   })
+}
+
+function isClaims (value: unknown): value is Record<string, string | number | boolean> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
+  return Object.entries(value).every(([name, claim]) => name !== '' && (typeof claim === 'string' || typeof claim === 'boolean' || (typeof claim === 'number' && Number.isFinite(claim))))
 }
 
 /**

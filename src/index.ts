@@ -34,7 +34,7 @@ export {
 // Mounting it: who may call it, how agents page it, what refuses it.
 export { scope, signedIn, unrestricted, type Permission, type Principal } from './permissions.js'
 export type { ByteOptions, LineOptions, ListPaging, OffsetOptions, PageOptions } from './paging/index.js'
-export { compileMount, MountError, type FilterKind, type Filters, type SortOptions, type ListMount, type BytesMount, type Mount, type Resource, type RetrieveMount, type TextMount } from './core/index.js'
+export { compileMount, MountError, type FilterKind, type Filters, type RowRule, type SortOptions, type ListMount, type BytesMount, type Mount, type Resource, type RetrieveMount, type TextMount } from './core/index.js'
 export { problem, problemOf, type Problem, type ProblemCode } from './core/index.js'
 
 // Where rows come from.

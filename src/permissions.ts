@@ -10,8 +10,13 @@ export interface Principal {
   readonly keyId: string
   /** The key's or the token's scopes; `all` for a key configured without a list (every scope). */
   readonly scopes: 'all' | readonly string[]
-  /** A token's verified claims, for the rules that read them; never logged. Absent for a key. */
+  /**
+   * What the caller's identity says of it, for the rules that read it (a mount's row rule): a token's
+   * verified claims, or the claims configured with a key; never logged. Absent for a key without any.
+   */
   readonly claims?: Readonly<Record<string, unknown>>
+  /** The issuer of a token; absent for a key. */
+  readonly issuer?: string
 }
 
 export interface Permission {
@@ -53,11 +58,18 @@ export function refusingCheck (permissions: readonly Permission[], principal: Pr
   return permissions.find((permission) => !permission.allows(principal))
 }
 
-/** Why `permission` refuses a caller, to follow "This key may not call this route: ": a scope is named. */
-export function refusalReason (permission: Permission): string {
-  return permission.scope === undefined
+/** What a 403 says when `permission` refuses `principal` a route (or a tool): who it is, and a scope it lacks, named. */
+export function refusalDetail (permission: Permission, principal: Principal | undefined, what: 'route' | 'tool'): string {
+  const token = principal?.issuer !== undefined
+  const why = permission.scope === undefined
     ? `the "${permission.name}" check refuses it`
-    : `it lacks the scope "${permission.scope}"; use a key that carries it`
+    : `it lacks the scope "${permission.scope}"; ${token ? 'sign in again granting it' : 'use a key that carries it'}`
+  return `This ${principal === undefined ? 'caller' : callerNoun(principal)} may not call this ${what}: ${why}.`
+}
+
+/** How refusals name a caller: by its key, or by its token (from an issuer). */
+export function callerNoun (principal: Principal): 'key' | 'token' {
+  return principal.issuer === undefined ? 'key' : 'token'
 }
 
 /** True when a route with these checks asks for credentials. */

@@ -158,7 +158,8 @@ function mountOf (declared: RecordMountDeclaration, at: string, known: Known, fi
     ...routeOf(declared),
     declaration: record,
     ...(overrides.size === 0 ? {} : { overrides: Object.fromEntries(overrides) }),
-    ...(declared.schemaName === undefined ? {} : { schemaName: declared.schemaName })
+    ...(declared.schemaName === undefined ? {} : { schemaName: declared.schemaName }),
+    ...(declared.rowRule === undefined ? {} : { rowRule: declared.rowRule })
   }
   if (declared.kind === 'list') {
     if (sourced.list === undefined) return undefined

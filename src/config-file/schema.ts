@@ -3,6 +3,7 @@
 // `discriminator`, so a mistake is reported against the one branch its tag names, not every branch.
 import Type, { type TSchema } from 'typebox'
 import type { SortOptions } from '../core/sort.js'
+import type { RowRule } from '../core/row-rule.js'
 import type { UpstreamOptions } from '../sources/upstream/client.js'
 import type { DocumentInfo } from '../../plugins/swagger.js'
 
@@ -270,13 +271,21 @@ const sort = closed({
   default: Type.Optional(Type.String({ minLength: 1, description: 'The order served when a call sends none: `<field>` or `-<field>`, of one of `fields` (default: the source\'s own orderBy).' }))
 }, { description: 'The argument `sort`, a closed choice published with the others: the source orders by the field\'s column, then by its orderBy, which breaks the ties; a NULL comes first ascending, last descending. A table source only: an upstream cannot sort.' })
 
+const rowRule = Type.Record(Type.String(), closed({
+  claim: Type.String({ minLength: 1, description: 'The claim of the caller\'s identity the field must equal: a token\'s verified claim (`org_id`, or a namespaced `https://example.com/org`), or one configured with its key in `API_KEYS`.' })
+}), {
+  minProperties: 1,
+  description: 'Which rows each caller may read: by top-level field, the claim its value must equal (`{ "tenant_id": { "claim": "org_id" } }`). Applied by the source before counting, on every transport; never an argument. A caller whose identity lacks the claim is refused (403); a record of another caller is not found (404). Needs a signed-in caller.'
+})
+
 const mountBase = {
   ...route,
   record: text('The record it serves, as declared in `records`.'),
   source: text('Where its rows come from, as declared in `sources`.'),
   permissions,
   overrides: Type.Optional(map(Override, 'Markings replaced on this mount only, by top-level field.')),
-  schemaName: Type.Optional(Type.String({ pattern: NAME, description: 'The base of its agent components\' names, when overrides make them differ from another mount\'s.' }))
+  schemaName: Type.Optional(Type.String({ pattern: NAME, description: 'The base of its agent components\' names, when overrides make them differ from another mount\'s.' })),
+  rowRule: Type.Optional(rowRule)
 }
 
 const params = (description: string): TSchema => Type.Record(Type.String(), Param, { minProperties: 1, description })
@@ -479,6 +488,7 @@ interface MountDeclarationBase {
   readonly permissions: readonly PermissionDeclaration[]
   readonly overrides?: Readonly<Record<string, Markings>>
   readonly schemaName?: string
+  readonly rowRule?: RowRule
 }
 
 export type PermissionDeclaration = typeof PERMISSIONS[number] | `scope:${string}`

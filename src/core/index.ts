@@ -3,6 +3,7 @@ export { serveList, serveRecord, serveText, type Call, type Served } from './ser
 export { serveBytes, type BytesPlan, type ServedBytes } from './serve-bytes.js'
 export { MountError, type BytesMount, type ListMount, type Mount, type MountSettings, type RetrieveMount, type TextMount } from './mount.js'
 export { compileFilters, NO_FILTERS, type CompiledFilters, type FilterKind, type Filters } from './filters.js'
+export { compileRowRule, NO_ROW_RULE, type CompiledRowRule, type RowRule } from './row-rule.js'
 export { compileSort, NO_SORT, SORT_ARGUMENT, type CompiledSort, type SortOptions } from './sort.js'
 export { argumentChecker, type CheckedArguments, type RawArguments } from './arguments.js'
 export { jsonArrayStream } from './json-array.js'

@@ -4,6 +4,7 @@
 import type { TObject } from 'typebox'
 import type { Marking, RecordDeclaration } from '../declare/index.js'
 import type { Filters } from './filters.js'
+import type { RowRule } from './row-rule.js'
 import type { ServedCache } from './served-cache.js'
 import type { SortOptions } from './sort.js'
 import type { Validators } from './validators.js'
@@ -34,6 +35,12 @@ interface RecordMountBase<Row> extends MountBase {
    * item differ from another mount's: one name never describes two schemas.
    */
   readonly schemaName?: string
+  /**
+   * Which rows each caller may read: `{ tenant_id: { claim: 'org_id' } }` serves only the rows whose
+   * `tenant_id` is the caller's `org_id` claim (a token's, or one configured with its key), applied
+   * by the source before counting; never an argument, and a caller without the claim is refused.
+   */
+  readonly rowRule?: RowRule
 }
 
 /** A list: a bare array to a plain client, a page in an envelope to an agent. */

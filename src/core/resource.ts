@@ -9,6 +9,7 @@ import { needsPrincipal, type Permission } from '../permissions.js'
 import { buildProjection, type JsonSchema } from '../projection/index.js'
 import { argumentChecker } from './arguments.js'
 import { compileFilters } from './filters.js'
+import { compileRowRule } from './row-rule.js'
 import type { ProblemCode } from './errors.js'
 import { MountError, type Mount, type MountSettings } from './mount.js'
 import { byteBodies, listBodies, recordBodies, textBodies, type Bodies } from './schemas.js'
@@ -75,22 +76,25 @@ export function compileMount (mount: Mount, settings: MountSettings): Resource {
   const projection = buildProjection(mount.declaration.schema, { name: `Route '${mount.name}'`, overrides: mount.overrides, timeZone: settings.timeZone })
   const items = recordBodies(mount.declaration, projection, settings, mount.schemaName)
   const present = refusingNulls(mount.declaration, mount.declaration.present)
-  if (mount.kind === 'retrieve') {
-    const query = closedQuery(mount.arguments, {})
-    const plan = { source: mount.source, present, projection, check: argumentChecker({ query, params: mount.params }, compile) }
-    return { ...common, query, params: mount.params, bodies: items, serve: async (call) => await serveRecord(plan, call) }
-  }
   const fields = { name: `Route '${mount.name}'`, schema: mount.declaration.schema, projection }
+  if (mount.kind === 'retrieve') {
+    const rowRule = compileRowRule(mount.rowRule, { ...fields, permissions: mount.permissions })
+    const query = closedQuery(mount.arguments, {})
+    const plan = { source: mount.source, present, projection, rowRule, check: argumentChecker({ query, params: mount.params }, compile) }
+    return { ...common, ...described(mount, rowRule.sentence), query, params: mount.params, bodies: items, serve: async (call) => await serveRecord(plan, call) }
+  }
   const filters = compileFilters(mount.filters, { ...fields, source: mount.source })
+  const rowRule = compileRowRule(mount.rowRule, { ...fields, permissions: mount.permissions, source: mount.source, filtered: Object.keys(mount.filters ?? {}) })
   const taken = [...Object.keys(mount.arguments?.properties ?? {}), ...Object.keys(filters.parameters)]
   const sort = compileSort(mount.sort, { ...fields, source: isWindowSource(mount.source) ? undefined : mount.source, taken })
   const style = windowStyle(mount, pagingStyle(mount.paging), { ...filters.parameters, ...sort.parameters })
   const query = closedQuery(mount.arguments, { ...filters.parameters, ...sort.parameters, ...style.parameters })
   const serializeRow = compileSerializer({ schema: mount.declaration.schema })
   const fingerprint = createHash('sha256').update(JSON.stringify(mount.declaration.schema)).digest('base64url').slice(0, 16)
-  const plan = { source: mount.source, present, projection, style, serializeRow, filters, sort, fingerprint, kept: settings.responses?.scope(), check: argumentChecker({ query, paging: style }, compile) }
+  const plan = { source: mount.source, present, projection, rowRule, style, serializeRow, filters, sort, fingerprint, kept: settings.responses?.scope(), check: argumentChecker({ query, paging: style }, compile) }
   return {
     ...common,
+    ...described(mount, rowRule.sentence),
     query,
     bodies: listBodies(items, envelopeOf(mount, style), mount.schemaName ?? mount.declaration.name),
     serve: async (call) => await serveList(plan, call)
@@ -119,6 +123,12 @@ function envelopeOf (mount: Mount & { kind: 'list' }, style: PagingStyle): (item
     throw new MountError(`Route '${mount.name}': its source is read a window at a time, without counting first; page it with the offset style.`)
   }
   return (item) => uncounted.schema(item, source.totals)
+}
+
+/** The mount's description, told whose rows it serves when a row rule chooses them (the summary stands in for a missing one). */
+function described (mount: Mount, sentence: string | undefined): Pick<Resource, 'description'> {
+  if (sentence === undefined) return { description: mount.description }
+  return { description: `${mount.description ?? mount.summary} ${sentence}` }
 }
 
 /** The declared arguments plus the filters' and the sort's arguments and the style's parameters; anything else is refused. */

@@ -4,10 +4,12 @@
 import type { Readable } from 'node:stream'
 import type { PagingStyle, UncountedPaging } from '../paging/index.js'
 import { projectPayload, type Projection } from '../projection/index.js'
-import { isWindowSource, type ReadContext, type ListSource, type RecordSource, type TextSource, type WindowSource } from '../sources/index.js'
+import { isWindowSource, type Condition, type ReadContext, type ListSource, type RecordSource, type TextSource, type WindowSource } from '../sources/index.js'
 import { valueKey } from '../value-key.js'
 import type { CheckedArguments, RawArguments } from './arguments.js'
 import type { CompiledFilters } from './filters.js'
+import { meetsEvery, type CompiledRowRule } from './row-rule.js'
+import type { Principal } from '../permissions.js'
 import type { CompiledSort } from './sort.js'
 import { problem } from './errors.js'
 import { jsonArrayStream, type Whole } from './json-array.js'
@@ -17,6 +19,8 @@ import { inSpan, inSpanSync, startSpan } from './spans.js'
 
 /** One call, as a transport received it: who reads, the query and the path parameters, unchecked. */
 export interface Call extends RawArguments, ReadContext {
+  /** Who calls, as the transport authenticated them: a row rule reads its claims. */
+  readonly principal?: Principal
   /** True when the caller already holds the plain list a validator names (HTTP: If-None-Match). */
   readonly holds?: (tag: string) => boolean
   /** Told how many rows were served once they are (a stream's when it ends), and whether the window was clamped: metrics. */
@@ -45,6 +49,8 @@ interface RecordPlan extends Checked {
   /** Stored row -> presented record (JSON values, affordances answered). */
   readonly present: (row: any) => Record<string, unknown>
   readonly projection: Projection
+  /** The conditions the caller's identity sets on the rows it may read (row-rule.ts). */
+  readonly rowRule: CompiledRowRule
 }
 
 export interface ListPlan extends RecordPlan {
@@ -81,29 +87,34 @@ export interface TextPlan extends Checked {
 export async function serveList (plan: ListPlan, call: Call): Promise<Served> {
   const checked = plan.check(call)
   const { paging } = checked
+  // The caller's own rows first: a caller without the claims its rows are read by is refused here.
+  const ruled = plan.rowRule.where(call.principal)
   const filtered = plan.filters.split(checked.args)
   const { args, sort, sent: sorted } = plan.sort.split(filtered.args)
-  const { where } = filtered
+  const where = ruled.length === 0 ? filtered.where : [...ruled, ...filtered.where]
   // What the next page's hint tells to send again: the filters, then the sort.
   const sent = [...filtered.sent, ...sorted]
-  const { source, present, projection, kept } = plan
+  const { source, projection, kept } = plan
+  const presentAs = presenting(plan.present, ruled)
   // The name of the rows the call selects, read before they are: it may then name an older state
   // than the rows, never a newer one (a later request reads them again).
   const version = isWindowSource(source) ? undefined : source.version
   if (call.audience === 'plain') {
     const tag = version === undefined ? undefined : `${plan.fingerprint}-${await version(args, where, sort)}`
     if (tag !== undefined && call.holds?.(tag) === true) return { kind: 'unchanged', body: null, tag }
-    const list = tag === undefined ? undefined : kept?.get(tag)
+    // A source's version names the conditions too; a kept answer also names the caller's own, whatever the source.
+    const keptAs = tag === undefined ? undefined : ruled.length === 0 ? tag : valueKey(tag, ruled)
+    const list = keptAs === undefined ? undefined : kept?.get(keptAs)
     if (list?.kind === 'list') {
       call.onRows?.(list.rows, false)
       return { kind: 'json-array', body: list.bytes, tag }
     }
-    const whole = tag === undefined || kept === undefined ? undefined : { maxBytes: kept.maxEntryBytes, keep: (bytes: Buffer, rows: number) => { kept.set(tag, { kind: 'list', bytes, rows }) } }
+    const whole = keptAs === undefined || kept === undefined ? undefined : { maxBytes: kept.maxEntryBytes, keep: (bytes: Buffer, rows: number) => { kept.set(keptAs, { kind: 'list', bytes, rows }) } }
     // Registration made sure a list read a window at a time is never sorted.
     const rows = isWindowSource(source) ? source.stream(args, where, call) : source.stream(args, where, call, sort)
-    return { kind: 'json-array', body: await streamed(rows, (row) => plan.serializeRow(present(row)), call.onRows, whole), tag }
+    return { kind: 'json-array', body: await streamed(rows, (row) => plan.serializeRow(presentAs(row)), call.onRows, whole), tag }
   }
-  const project = (rows: readonly unknown[]): unknown[] => inSpanSync('projection', () => projectPayload(rows.map(present), projection) as unknown[])
+  const project = (rows: readonly unknown[]): unknown[] => inSpanSync('projection', () => projectPayload(rows.map(presentAs), projection) as unknown[])
   if (isWindowSource(source)) {
     // Registration made sure the style pages uncounted lists.
     const style = plan.style.uncounted as UncountedPaging
@@ -112,7 +123,7 @@ export async function serveList (plan: ListPlan, call: Call): Promise<Served> {
     return counted(call, read.rows.length, style.envelope(project(read.rows), { ...window, keep: sent }, read))
   }
   // A page is its rows' name and the call's arguments (paging, and the filters and sort its hints repeat).
-  const key = version === undefined || kept === undefined ? undefined : valueKey(await version(args, where), [checked.args, paging])
+  const key = version === undefined || kept === undefined ? undefined : valueKey(await version(args, where), [checked.args, paging, ruled])
   const answer = key === undefined ? undefined : kept?.get(key)
   if (answer?.kind === 'page') return counted(call, answer.rows, answer.body)
   let rows = 0
@@ -131,8 +142,10 @@ export async function serveList (plan: ListPlan, call: Call): Promise<Served> {
 /** One record: as presented to a plain client, projected for an agent. */
 export async function serveRecord (plan: RecordPlanWithSource, call: Call): Promise<Served> {
   const { args, params } = plan.check(call)
+  const ruled = plan.rowRule.where(call.principal)
   const row = await plan.source.one({ ...args, ...params }, call)
-  if (row === undefined) throw problem('AG_NOT_FOUND', `No record matches ${describe(params)}.`)
+  // Another caller's record is answered as no record: the caller learns nothing of it, not even that it is.
+  if (row === undefined || !meetsEvery(row, ruled)) throw problem('AG_NOT_FOUND', `No record matches ${describe(params)}.`)
   const presented = plan.present(row)
   call.onRows?.(1, false)
   return { kind: 'json', body: call.audience === 'agent' ? inSpanSync('projection', () => projectPayload(presented, plan.projection)) : presented }
@@ -150,6 +163,18 @@ export async function serveText (plan: TextPlan, call: Call): Promise<Served> {
     slice: async (offset, limit) => lines.slice(offset, offset + limit)
   }, (window) => window)
   return counted(call, 0, body)
+}
+
+/**
+ * `present`, checking first that each row is the caller's: the source applied the row rule's
+ * conditions, and a row that does not meet them is its defect, refused rather than served.
+ */
+function presenting (present: (row: any) => Record<string, unknown>, ruled: readonly Condition[]): (row: any) => Record<string, unknown> {
+  if (ruled.length === 0) return present
+  return (row) => {
+    if (!meetsEvery(row, ruled)) throw new Error('The list\'s source served a row its row rule excludes: it must apply every condition it is given.')
+    return present(row)
+  }
 }
 
 /** An agent's envelope, its rows and clamp told to `onRows`. */

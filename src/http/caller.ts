@@ -1,5 +1,7 @@
 // Who is calling, as the limits on one caller count them: the key, by its fingerprint (never the
-// key), or the address on a request without one (an IPv6 address by its /64, as a host holds them).
+// key), or a token's subject, by the fingerprint of its issuer and `sub` (so every token of one
+// person or client counts as one), or the address on a request without one (an IPv6 address by its
+// /64, as a host holds them).
 import { normalizeIP } from '@fastify/rate-limit'
 import type { FastifyRequest } from 'fastify'
 

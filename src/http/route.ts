@@ -82,6 +82,7 @@ export function routeOf (resource: Resource, settings: RouteSettings): RouteOpti
         requestId: request.id,
         log: request.log,
         client: callerOf(request),
+        principal: request.principal,
         onRows: (rows, clamped) => { onRows(resource.name, audience, rows, clamped) }
       })
       if (served.kind === 'bytes') {

@@ -59,7 +59,8 @@ export function tokenVerifier (settings: IdentitySettings, cooldownMs = COOLDOWN
         audience: settings.audience,
         algorithms: [...issuer.algorithms],
         clockTolerance: settings.clockToleranceSeconds,
-        requiredClaims: ['exp']
+        // A subject, as RFC 9068 asks of an access token: the caller is counted (rate limits) by it.
+        requiredClaims: ['exp', 'sub']
       })
       return principalOf(payload)
     } catch (error) {
@@ -80,7 +81,8 @@ export function principalOf (claims: JWTPayload): Principal {
   return {
     keyId: hash('sha256', `${claims.iss ?? ''}\n${claims.sub ?? ''}`, 'hex').slice(0, 12),
     scopes: listed.split(' ').filter((name) => name !== ''),
-    claims: Object.freeze({ ...claims })
+    claims: Object.freeze({ ...claims }),
+    ...(typeof claims.iss === 'string' ? { issuer: claims.iss } : {})
   }
 }
 
@@ -102,7 +104,8 @@ const REFUSALS: Readonly<Record<string, string>> = {
 const CLAIM_REFUSALS: Readonly<Record<string, string>> = {
   aud: 'the token is for another resource (its audience is not this gateway)',
   nbf: 'the token is not yet valid',
-  exp: 'the token has no expiry'
+  exp: 'the token has no expiry',
+  sub: 'the token names no subject (sub)'
 }
 
 function refusalOf (error: unknown, issuer: string): Error {

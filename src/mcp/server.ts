@@ -3,7 +3,7 @@
 // it may not call is answered as the route would refuse it; an unknown one is a protocol error.
 import type { Server } from '@modelcontextprotocol/server'
 import { problem } from '../core/errors.js'
-import { refusalReason, refusingCheck, type Permission, type Principal } from '../permissions.js'
+import { refusalDetail, refusingCheck, type Permission, type Principal } from '../permissions.js'
 import { refused, type CallContext, type Tool } from './tools.js'
 
 type Sdk = typeof import('@modelcontextprotocol/server')
@@ -50,5 +50,5 @@ export function mcpServerFor (sdk: Sdk, info: McpServerInfo, tools: readonly Too
 function notPermitted (tool: Tool, { principal, keyHint }: McpCaller): Error {
   if (principal === undefined) return problem('AG_UNAUTHORIZED', `This tool needs a key: ${keyHint}`)
   const refusing = refusingCheck(tool.resource.permissions, principal) as Permission
-  return problem('AG_FORBIDDEN', `This key may not call this tool: ${refusalReason(refusing)}.`)
+  return problem('AG_FORBIDDEN', refusalDetail(refusing, principal, 'tool'))
 }

@@ -32,7 +32,7 @@ export async function serveMcpStdio (options: McpStdioOptions): Promise<{ close:
   const tools = toolsOf(options.resources)
   const contextOf = (tool: string): McpCallContext => {
     const requestId = randomUUID()
-    return { requestId, log: options.log.child({ reqId: requestId }), onRows: (rows, clamped) => { options.onRows(tool, rows, clamped) } }
+    return { principal: options.principal, requestId, log: options.log.child({ reqId: requestId }), onRows: (rows, clamped) => { options.onRows(tool, rows, clamped) } }
   }
   const caller = { principal: options.principal, keyHint: options.keyHint, contextOf }
   const transport = new StdioServerTransport(options.stdin, options.stdout)

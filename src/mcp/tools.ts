@@ -10,8 +10,8 @@ import type { Resource } from '../core/resource.js'
 import type { Call, Served } from '../core/serve.js'
 import type { JsonSchema } from '../projection/index.js'
 
-/** What a transport tells the core of one call: the request's id and log, and where its rows are counted. */
-export type CallContext = Pick<Call, 'requestId' | 'log' | 'onRows'>
+/** What a transport tells the core of one call: who calls, the request's id and log, and where its rows are counted. */
+export type CallContext = Pick<Call, 'principal' | 'requestId' | 'log' | 'onRows'>
 
 /** What a tool says of itself to `tools/list`, as the MCP schema names it. */
 export interface ToolDefinition {

@@ -28,6 +28,7 @@ export interface OpenApiResponse {
 
 export interface OpenApiOperation {
   operationId?: string
+  description?: string
   parameters?: OpenApiParameter[]
   security?: unknown
   responses: Record<string, OpenApiResponse>

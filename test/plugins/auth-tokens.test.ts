@@ -75,7 +75,8 @@ t.test('each bad token is a 401 invalid_token saying why', async (t) => {
     [await issuer.sign({ iss: 'https://elsewhere.example.com' }), 'the token\'s issuer is not one this gateway trusts'],
     [await issuer.sign({ aud: 'https://other-resource.example.com' }), 'the token is for another resource (its audience is not this gateway)'],
     [await issuer.sign({}, await issuer.unpublished()), 'no key of the token\'s issuer matches its kid'],
-    [await issuer.sign({ iat: 'now' as unknown as number }), 'the token\'s "iat" claim does not hold']
+    [await issuer.sign({ iat: 'now' as unknown as number }), 'the token\'s "iat" claim does not hold'],
+    [await issuer.sign({ sub: undefined }), 'the token names no subject (sub)']
   ]
   for (const [token, reason] of cases) {
     const res = await app.inject({ url: '/books', headers: bearer(token) })
@@ -90,7 +91,7 @@ t.test('a token without the scope a route asks for is a 403 naming it, with an i
     const res = await app.inject({ url: '/invoices', headers: bearer(await issuer.sign(claims)) })
     t.equal(res.statusCode, 403, JSON.stringify(claims))
     t.equal(res.headers['www-authenticate'], `${CHALLENGE}, error="insufficient_scope", scope="invoices:read"`)
-    t.equal(problemBody(res).detail, 'This key may not call this route: it lacks the scope "invoices:read"; use a key that carries it.')
+    t.equal(problemBody(res).detail, 'This token may not call this route: it lacks the scope "invoices:read"; sign in again granting it.')
   }
 })
 

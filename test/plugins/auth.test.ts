@@ -163,7 +163,7 @@ t.test('a failing check is a 403 naming it', async (t) => {
 t.test('a check needing no key can still refuse', async (t) => {
   const res = await app.inject('/closed')
   t.equal(res.statusCode, 403)
-  t.equal(problemBody(res).detail, 'This key may not call this route: the "closed" check refuses it.')
+  t.equal(problemBody(res).detail, 'This caller may not call this route: the "closed" check refuses it.')
 })
 
 t.test('a key carrying the scope a route asks for passes, and its principal says its scopes', async (t) => {

@@ -86,7 +86,7 @@ t.test('over MCP, a token lacking a tool\'s scope is a 403 naming it, with the i
   t.equal(res.statusCode, 403)
   t.equal(res.headers['content-type'], PROBLEM_JSON)
   t.equal(res.headers['www-authenticate'], `Bearer realm="audience-gateway", resource_metadata="${METADATA}", error="insufficient_scope", scope="invoices:read"`)
-  t.equal(res.json().detail, 'This key may not call this route: it lacks the scope "invoices:read"; use a key that carries it.')
+  t.equal(res.json().detail, 'This token may not call this route: it lacks the scope "invoices:read"; sign in again granting it.')
   for (const message of [
     { method: 'tools/list' },
     { method: 'tools/call', params: { name: 'listLedgerEntries', arguments: {} } },

@@ -1,7 +1,7 @@
 // Permission checks as data: a scope check allows the keys carrying it (or every scope), and says
 // why it refuses; the scopes a route asks for are listed once each.
 import t from 'tap'
-import { refusalReason, refusingCheck, scope, scopesOf, signedIn, unrestricted } from '../../src/permissions.js'
+import { callerNoun, refusalDetail, refusingCheck, scope, scopesOf, signedIn, unrestricted } from '../../src/permissions.js'
 
 t.test('a scope check allows a key carrying it, or every scope, and no one without a key', async (t) => {
   const reads = scope('invoices:read')
@@ -20,8 +20,14 @@ t.test('a scope is written with letters, digits and _ . : / - only', async (t) =
 })
 
 t.test('a refusal names the missing scope, or the check', async (t) => {
-  t.equal(refusalReason(scope('invoices:read')), 'it lacks the scope "invoices:read"; use a key that carries it')
-  t.equal(refusalReason({ name: 'editors', needsPrincipal: true, allows: () => false }), 'the "editors" check refuses it')
+  const key = { keyId: 'k', scopes: [] }
+  const token = { keyId: 't', scopes: [], issuer: 'https://id.example.com' }
+  t.equal(refusalDetail(scope('invoices:read'), key, 'route'), 'This key may not call this route: it lacks the scope "invoices:read"; use a key that carries it.')
+  t.equal(refusalDetail(scope('invoices:read'), token, 'tool'), 'This token may not call this tool: it lacks the scope "invoices:read"; sign in again granting it.')
+  t.equal(refusalDetail({ name: 'editors', needsPrincipal: true, allows: () => false }, key, 'route'), 'This key may not call this route: the "editors" check refuses it.')
+  t.equal(refusalDetail({ name: 'closed', needsPrincipal: false, allows: () => false }, undefined, 'route'), 'This caller may not call this route: the "closed" check refuses it.')
+  t.equal(callerNoun(key), 'key')
+  t.equal(callerNoun(token), 'token')
   t.equal(refusingCheck([signedIn, scope('a'), scope('b')], { keyId: 'k', scopes: ['a'] })?.scope, 'b')
 })
 
