@@ -19,6 +19,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every scope a route's checks ask for, gathered as the routes register: the scopes a token may carry. */
     routeScopes: ReadonlySet<string>
+    /** True when tokens are taken beside keys: a route needing credentials may then answer that their issuer is out of reach. */
+    takesTokens: boolean
     /** The 403 the first of `permissions` refusing `principal` answers (its challenge included), or undefined: for a transport checking per call. */
     permissionRefusal: (permissions: readonly Permission[], principal: Principal) => Error | undefined
   }
@@ -65,6 +67,7 @@ async function auth (app: FastifyInstance, options: AuthOptions): Promise<void> 
 
   app.decorateRequest('principal', undefined)
   app.decorate('routeScopes', routeScopes)
+  app.decorate('takesTokens', credentials.tokens !== undefined)
   app.decorate('permissionRefusal', (permissions: readonly Permission[], principal: Principal) => refusal(permissions, principal, credentials))
   app.addHook('onRoute', function gatherScopes (route) {
     for (const name of scopesOf(route.config?.permissions ?? [])) routeScopes.add(name)

@@ -56,7 +56,7 @@ async function mount (app: FastifyInstance, options: MountOptions): Promise<void
   const settings: MountSettings = { timeZone: options.timeZone, handleDescription: options.handleDescription ?? HANDLE_DESCRIPTION, responses, validators: checks }
   const { readersWanted } = options
   const contended = readersWanted === undefined ? undefined : { ms: options.contendedStallMs ?? DEFAULT_CONTENDED_STALL_MS, waiting: readersWanted }
-  const route = { stallMs: options.stallMs ?? DEFAULT_STALL_MS, contended, onRows: recorded ?? uncounted }
+  const route = { stallMs: options.stallMs ?? DEFAULT_STALL_MS, contended, onRows: recorded ?? uncounted, takesTokens: app.takesTokens }
   const resources: Resource[] = []
   app.decorate('resources', { getter: () => resources })
   app.decorate('validators', checks)

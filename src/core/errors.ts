@@ -20,6 +20,7 @@ export const PROBLEM_KINDS = {
   AG_MALFORMED_REQUEST: { status: 400, title: 'Malformed request', when: 'a request that is not well-formed HTTP/1.1' },
   AG_UNAUTHORIZED: { status: 401, title: 'Unauthorized', when: 'missing or wrong credentials' },
   AG_FORBIDDEN: { status: 403, title: 'Forbidden', when: 'this key may not call this route' },
+  AG_CLAIM_REQUIRED: { status: 403, title: 'Claim required', when: 'the caller\'s identity lacks the claim (or holds it as another type) the route\'s rows are chosen by' },
   AG_NOT_FOUND: { status: 404, title: 'Not found', when: 'no such record' },
   AG_METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed', when: 'a method the path is not served with (`Allow` lists those it is)' },
   AG_NOT_ACCEPTABLE: { status: 406, title: 'Not acceptable', when: 'none of the media types in Accept is on offer' },

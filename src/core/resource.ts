@@ -143,6 +143,7 @@ function problemsOf (mount: Mount): ProblemCode[] {
     'AG_INVALID_ARGUMENTS',
     'AG_UNKNOWN_AUDIENCE',
     ...(needsPrincipal(mount.permissions) ? ['AG_UNAUTHORIZED', 'AG_FORBIDDEN'] as const : []),
+    ...((mount.kind === 'list' || mount.kind === 'retrieve') && mount.rowRule !== undefined ? ['AG_CLAIM_REQUIRED'] as const : []),
     ...(mount.kind === 'list' ? [] : ['AG_NOT_FOUND'] as const),
     'AG_NOT_ACCEPTABLE',
     'AG_RATE_LIMITED',

@@ -75,7 +75,7 @@ function checked (field: string, claim: string, context: RowRuleContext): Shape 
 function claimed (principal: Principal | undefined, claim: string, shape: Shape, field: string): string | number | boolean {
   const who = principal?.issuer === undefined ? 'this key' : 'this token'
   const refuse = (why: string): never => {
-    throw problem('AG_FORBIDDEN', `This route serves each caller only its own rows, by the "${claim}" claim of its identity, and ${why}.`)
+    throw problem('AG_CLAIM_REQUIRED', `This route serves each caller only its own rows, by the "${claim}" claim of its identity, and ${why}.`)
   }
   const claims = principal?.claims
   if (claims === undefined || !Object.hasOwn(claims, claim)) {

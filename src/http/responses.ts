@@ -45,7 +45,7 @@ const HEADERS_BY_STATUS: Readonly<Record<number, HeaderName[]>> = {
  * the server answers a few before any hook. Every other answer of a mounted route carries them.
  */
 const BEFORE_THE_LIMIT: ReadonlySet<ProblemCode> = new Set<ProblemCode>([
-  'AG_UNKNOWN_AUDIENCE', 'AG_NOT_ACCEPTABLE', 'AG_UNAUTHORIZED', 'AG_FORBIDDEN', 'AG_BODY_NOT_ALLOWED', 'AG_OVERLOADED',
+  'AG_UNKNOWN_AUDIENCE', 'AG_NOT_ACCEPTABLE', 'AG_UNAUTHORIZED', 'AG_FORBIDDEN', 'AG_ISSUER_UNAVAILABLE', 'AG_BODY_NOT_ALLOWED', 'AG_OVERLOADED',
   'AG_MALFORMED_REQUEST', 'AG_REQUEST_TIMEOUT', 'AG_HEADERS_TOO_LARGE', 'AG_METHOD_NOT_ALLOWED'
 ])
 

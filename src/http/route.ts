@@ -40,6 +40,8 @@ export interface RouteSettings {
   readonly contended?: StallBounds['contended']
   /** Told the rows each call served (and whether its window was clamped), by operation and audience: metrics. */
   readonly onRows: (operation: string, audience: string, rows: number, clamped: boolean) => void
+  /** True when tokens are taken: a route asking for credentials may answer that a token's issuer is out of reach. */
+  readonly takesTokens?: boolean
 }
 
 export function routeOf (resource: Resource, settings: RouteSettings): RouteOptions {
@@ -65,7 +67,7 @@ export function routeOf (resource: Resource, settings: RouteSettings): RouteOpti
         200: bodyResponse(variants, resource.bodies, DESCRIPTIONS[resource.kind], bytes ? ['Accept-Ranges', 'Content-Length'] : []),
         ...(bytes ? { 206: partialResponse(variants.plain, resource.bodies.plain) } : {}),
         // HTTP's own refusals: If-Match naming nothing current, a body on a GET (a range past the end).
-        ...problemResponses([...resource.problems, 'AG_PRECONDITION_FAILED', 'AG_BODY_NOT_ALLOWED', ...(bytes ? ['AG_RANGE_NOT_SATISFIABLE'] as const : [])], resource.params !== undefined, bytes ? ['Accept-Ranges'] : [])
+        ...problemResponses([...resource.problems, ...(settings.takesTokens === true && resource.problems.includes('AG_UNAUTHORIZED') ? ['AG_ISSUER_UNAVAILABLE'] as const : []), 'AG_PRECONDITION_FAILED', 'AG_BODY_NOT_ALLOWED', ...(bytes ? ['AG_RANGE_NOT_SATISFIABLE'] as const : [])], resource.params !== undefined, bytes ? ['Accept-Ranges'] : [])
       }
     },
     handler: async function serveRequest (request: FastifyRequest, reply: FastifyReply) {

@@ -139,6 +139,8 @@ async function checks (t: Test, databaseUrl: string, kind: 'sqlite' | 'postgres'
     const operation = (app.swagger() as unknown as OpenApiDocument).paths['/orders'].get
     t.notOk(JSON.stringify(operation.parameters).includes('tenant_id'))
     t.match(operation.description, /Only the caller's own rows are served: those whose tenant_id is its "org_id" claim\./)
+    t.match(operation.responses['403'].description, /the caller's identity lacks the claim/, 'the refusal is published')
+    t.match(operation.responses['503'].description, /a bearer token whose issuer .* could not be reached/, 'so is an issuer out of reach, tokens being taken')
   })
 
   await t.test('one record: its own served, another\'s not found in the words of a missing one', async (t) => {
@@ -162,6 +164,7 @@ async function checks (t: Test, databaseUrl: string, kind: 'sqlite' | 'postgres'
       for (const [url, route] of [['/orders', '/orders'], ['/orders/2', '/orders/{id}']]) {
         const refused = await get(t, url, agent(credential), route)
         t.equal(refused.status, 403, `${who}: ${url}`)
+        t.equal(refused.body.type, 'urn:audience-gateway:problem:claim-required')
         t.equal(refused.body.detail, `This route serves each caller only its own rows, by the "org_id" claim of its identity, and ${why}.`)
       }
     }
@@ -186,7 +189,7 @@ async function checks (t: Test, databaseUrl: string, kind: 'sqlite' | 'postgres'
     t.equal((await call(tokens.acme, 'getOrder', { id: 1 })).content[0].text.startsWith('Not found (404): No record matches id 1.'), true)
     const refused = await call(PLAIN_KEY, 'listOrders', {})
     t.equal(refused.isError, true)
-    t.match(refused.content[0].text, /^Forbidden \(403\): This route serves each caller only its own rows/)
+    t.match(refused.content[0].text, /^Claim required \(403\): This route serves each caller only its own rows/)
   })
 }
 

@@ -76,7 +76,7 @@ t.test('the conditions a caller\'s identity sets, or the 403 saying what it lack
     throw new Error('not refused')
   }
   const detail = (why: string): string => `This route serves each caller only its own rows, by the "region" claim of its identity, and ${why}.`
-  t.match(refusal(acme), { statusCode: 403, code: 'AG_FORBIDDEN', message: detail('this token carries no such claim') })
+  t.match(refusal(acme), { statusCode: 403, code: 'AG_CLAIM_REQUIRED', message: detail('this token carries no such claim') })
   t.match(refusal({ keyId: 'k', scopes: 'all' }), { statusCode: 403, message: /by the "org" claim of its identity, and this key carries no such claim \(a key's claims are configured with it in API_KEYS\)\.$/ })
   t.match(refusal(undefined), { statusCode: 403 })
   t.match(refusal({ ...globex, claims: { org: 'globex', region: '1' } }), { message: detail('this key\'s "region" claim is not a whole number, as region holds') })
