@@ -88,7 +88,7 @@ t.test('an entry the schema refused is not compiled, and naming it is no further
     '/records/Broken/fields/id/type: must be one of "string", "integer", "number", "boolean", "decimal", "date", "date-time", "object", "array"; got "roman"',
     '/upstreams/api/retries: must be an object; got 3',
     '/sources/lost/orderBy: must NOT have fewer than 1 items; got an array',
-    '/mounts/4/colour: is not a key of this object; expected one of: kind, name, url, summary, description, tags, record, source, permissions, overrides, schemaName, paging, filters, sort'
+    '/mounts/4/colour: is not a key of this object; expected one of: kind, name, url, summary, description, tags, record, source, permissions, overrides, schemaName, rowRule, paging, filters, sort'
   ], 'the schema\'s problems alone: a refused mount\'s URL is not counted taken either')
 })
 

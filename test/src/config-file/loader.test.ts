@@ -90,7 +90,7 @@ t.test('every problem of the schema on a line of its own, pointed at and located
     'g.json:16:7: /sources/tasks/orderBy: must NOT have fewer than 1 items; got an array',
     'g.json:20:5: /mounts/0: must have "summary"',
     'g.json:27:9: /mounts/0/permissions/0: must match ^(signed-in|unrestricted|scope:[A-Za-z0-9_.:/-]+)$; got "everyone"',
-    'g.json:29:7: /mounts/0/colour: is not a key of this object; expected one of: kind, name, url, summary, description, tags, record, source, permissions, overrides, schemaName, paging, filters, sort'
+    'g.json:29:7: /mounts/0/colour: is not a key of this object; expected one of: kind, name, url, summary, description, tags, record, source, permissions, overrides, schemaName, rowRule, paging, filters, sort'
   ])
 })
 
