@@ -122,6 +122,8 @@ t.test('API_KEYS as a JSON array: each refusal names the key by its position, ne
   const cases: Array<[string, string, RegExp]> = [
     ['invalid JSON', `[${GOOD}, { "key": "${SECRET}", }]`, /^API_KEYS is not valid JSON: write keys separated by commas, or a JSON array of \{ "key": \.\.\., "scopes": \[\.\.\.\], "claims": \{\.\.\.\} \}\.$/],
     ['unclosed', `[${GOOD}, { "key": "${SECRET}" }`, /^API_KEYS is not valid JSON: /],
+    ['an object, not an array', '{}', /^API_KEYS must be a JSON array of \{ "key": \.\.\., "scopes": \[\.\.\.\], "claims": \{\.\.\.\} \}\.$/],
+    ['one entry without its array', `{ "key": "${SECRET}", "claims": { "org_id": "acme" } }`, /^API_KEYS must be a JSON array of /],
     ['a key as text', `[${GOOD}, "${SECRET}"]`, OBJECT],
     ['a key in an array', `[${GOOD}, ["${SECRET}"]]`, OBJECT],
     ['null', `[${GOOD}, null]`, OBJECT],
