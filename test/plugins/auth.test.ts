@@ -1,5 +1,6 @@
 // Bearer keys and permission checks: 401 with a challenge, 403 naming the check or the missing
-// scope, keys never logged; a key's claims on its principal.
+// scope, keys never logged; a key's claims on its principal; a key generated only when there is no
+// other way in.
 import t from 'tap'
 import requestId from '../../plugins/request-id.js'
 import Fastify, { type FastifyInstance } from 'fastify'
@@ -8,6 +9,7 @@ import auth, { principalOfKey } from '../../plugins/auth.js'
 import problems from '../../plugins/problems.js'
 import { JSON_VARIANTS } from '../../src/audience.js'
 import type { ApiKey } from '../../src/config.js'
+import { ASYMMETRIC_ALGORITHMS, type IdentitySettings } from '../../src/identity/tokens.js'
 import { scope, signedIn, unrestricted, type Permission } from '../../src/permissions.js'
 import { problemBody, PROBLEM_JSON } from '../helpers/problem.js'
 
@@ -25,11 +27,11 @@ const closed: Permission = { name: 'closed', needsPrincipal: false, allows: () =
 interface LogLine { level: number, msg: string, generatedKey?: string }
 
 /** An app with the three plugins and a route per kind of check, logging everything into `lines`. */
-async function build (keys: readonly ApiKey[], lines: string[] = []): Promise<FastifyInstance> {
+async function build (keys: readonly ApiKey[], lines: string[] = [], identity?: IdentitySettings): Promise<FastifyInstance> {
   const app = Fastify({ logger: { level: 'trace', stream: { write: (line: string) => { lines.push(line) } } } })
   await app.register(requestId)
   await app.register(audience)
-  await app.register(auth, { keys })
+  await app.register(auth, { keys, ...(identity === undefined ? {} : { identity }) })
   await app.register(problems)
   const whoAmI = async (request: { principal: unknown, audience: string }) => ({ principal: request.principal ?? null, audience: request.audience })
   app.get('/books', { config: { variants: JSON_VARIANTS, permissions: [signedIn] } }, whoAmI)
@@ -279,6 +281,22 @@ t.test('without keys, one is generated, logged once, and usable', async (t) => {
   const res = await generated.inject({ url: '/books', headers: { authorization: `Bearer ${key}` } })
   t.equal(res.statusCode, 200)
   t.equal(generatedLines.filter((line) => line.includes(key)).length, 1, 'the key is in the one generation line only')
+})
+
+t.test('with identity providers and no keys, no key is generated: tokens are the way in', async (t) => {
+  const logged: string[] = []
+  const identity: IdentitySettings = { issuers: [{ issuer: 'https://issuer.example.com', algorithms: [...ASYMMETRIC_ALGORITHMS] }], audience: 'https://gateway.example.com', clockToleranceSeconds: 0 }
+  const tokensOnly = await build([], logged, identity)
+  t.teardown(() => tokensOnly.close())
+  const res = await tokensOnly.inject('/books')
+  t.equal(res.statusCode, 401)
+  t.equal(res.headers['www-authenticate'], `${CHALLENGE}, resource_metadata="https://gateway.example.com/.well-known/oauth-protected-resource"`)
+  t.match(problemBody(res).detail, /^This route needs a key: send "Authorization: Bearer <key>"\. Or sign in with https:\/\/issuer\.example\.com /)
+  t.equal((await tokensOnly.inject({ url: '/books', headers: { authorization: `Bearer ${KEY}` } })).statusCode, 401, 'no key is taken')
+  t.ok(logged.length > 0, 'the app\'s lines were captured')
+  const parsed = logged.map((line) => JSON.parse(line) as LogLine)
+  t.strictSame(parsed.filter((line) => line.generatedKey !== undefined), [], 'no generatedKey line')
+  t.notOk(parsed.some((line) => /API_KEYS is unset/.test(line.msg)), 'no warning about API_KEYS')
 })
 
 t.test('two apps without keys generate different keys', async (t) => {
