@@ -175,7 +175,8 @@ function readKeys (value: string | undefined): ApiKey[] {
     seen.push(key)
     return key
   }
-  return value.trim().startsWith('[') ? keysOfJson(value, checked) : value.split(',').map((entry, index) => keyOfText(entry.trim(), index, checked))
+  // JSON when it opens as JSON does: an object (a key's entry without its array) is refused as one, not read as keys.
+  return /^[[{]/.test(value.trim()) ? keysOfJson(value, checked) : value.split(',').map((entry, index) => keyOfText(entry.trim(), index, checked))
 }
 
 const SCOPE_WORDS = 'each scope letters, digits and _ . : / - only'

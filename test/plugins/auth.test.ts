@@ -1,13 +1,15 @@
 // Bearer keys and permission checks: 401 with a challenge, 403 naming the check or the missing
-// scope, keys never logged.
+// scope, keys never logged; a key's claims on its principal; a key generated only when there is no
+// other way in.
 import t from 'tap'
 import requestId from '../../plugins/request-id.js'
 import Fastify, { type FastifyInstance } from 'fastify'
 import audience from '../../plugins/audience.js'
-import auth from '../../plugins/auth.js'
+import auth, { principalOfKey } from '../../plugins/auth.js'
 import problems from '../../plugins/problems.js'
 import { JSON_VARIANTS } from '../../src/audience.js'
 import type { ApiKey } from '../../src/config.js'
+import { ASYMMETRIC_ALGORITHMS, type IdentitySettings } from '../../src/identity/tokens.js'
 import { scope, signedIn, unrestricted, type Permission } from '../../src/permissions.js'
 import { problemBody, PROBLEM_JSON } from '../helpers/problem.js'
 
@@ -16,6 +18,8 @@ const KEY = 'k1-0123456789abcdefghij'
 const OTHER_KEY = 'k2-zyxwvutsrqponmlkjihg'
 const READER_KEY = 'k3-reader-0123456789abc'
 const NO_SCOPE_KEY = 'k4-nothing-0123456789ab'
+const CLAIMS_KEY = 'k5-tenant-0123456789abc'
+const CLAIMS = { org_id: 'acme', level: 3, admin: false }
 
 const editors: Permission = { name: 'editors', needsPrincipal: true, allows: () => false }
 const closed: Permission = { name: 'closed', needsPrincipal: false, allows: () => false }
@@ -23,11 +27,11 @@ const closed: Permission = { name: 'closed', needsPrincipal: false, allows: () =
 interface LogLine { level: number, msg: string, generatedKey?: string }
 
 /** An app with the three plugins and a route per kind of check, logging everything into `lines`. */
-async function build (keys: readonly ApiKey[], lines: string[] = []): Promise<FastifyInstance> {
+async function build (keys: readonly ApiKey[], lines: string[] = [], identity?: IdentitySettings): Promise<FastifyInstance> {
   const app = Fastify({ logger: { level: 'trace', stream: { write: (line: string) => { lines.push(line) } } } })
   await app.register(requestId)
   await app.register(audience)
-  await app.register(auth, { keys })
+  await app.register(auth, { keys, ...(identity === undefined ? {} : { identity }) })
   await app.register(problems)
   const whoAmI = async (request: { principal: unknown, audience: string }) => ({ principal: request.principal ?? null, audience: request.audience })
   app.get('/books', { config: { variants: JSON_VARIANTS, permissions: [signedIn] } }, whoAmI)
@@ -38,11 +42,17 @@ async function build (keys: readonly ApiKey[], lines: string[] = []): Promise<Fa
   app.get('/payments', { config: { permissions: [scope('invoices:read'), scope('payments:write')] } }, whoAmI)
   app.get('/healthz', whoAmI)
   app.get('/hinted', { config: { permissions: [signedIn], keyHint: 'Keys come from the operator.' } }, whoAmI)
+  // What JSON cannot say of the principal: whether it has claims at all, and whether they are frozen.
+  app.get('/claims', { config: { permissions: [signedIn] } }, async (request) => {
+    const claims = request.principal?.claims
+    return { hasClaims: request.principal !== undefined && 'claims' in request.principal, frozen: claims === undefined ? null : Object.isFrozen(claims) }
+  })
   return app
 }
 
 const lines: string[] = []
-const app = await build([KEY, OTHER_KEY, { key: READER_KEY, scopes: ['invoices:read', 'ledger:read'] }, { key: NO_SCOPE_KEY, scopes: ['other'] }], lines)
+const KEYS: readonly ApiKey[] = [KEY, OTHER_KEY, { key: READER_KEY, scopes: ['invoices:read', 'ledger:read'] }, { key: NO_SCOPE_KEY, scopes: ['other'] }, { key: CLAIMS_KEY, scopes: ['invoices:read'], claims: CLAIMS }]
+const app = await build(KEYS, lines)
 t.teardown(() => app.close())
 
 t.test('no key is a 401 with a Bearer challenge', async (t) => {
@@ -173,6 +183,37 @@ t.test('a key carrying the scope a route asks for passes, and its principal says
   t.notOk(JSON.stringify(res.json()).includes(READER_KEY), 'the principal holds no key')
 })
 
+t.test('a key configured with claims passes; its principal carries exactly those claims, frozen, and never the key', async (t) => {
+  const res = await app.inject({ url: '/invoices', headers: { authorization: `Bearer ${CLAIMS_KEY}` } })
+  t.equal(res.statusCode, 200)
+  const { principal } = res.json()
+  t.strictSame(principal, { keyId: principal.keyId, scopes: ['invoices:read'], claims: CLAIMS })
+  t.match(principal.keyId, /^[0-9a-f]{12}$/)
+  t.notOk(res.body.includes(CLAIMS_KEY), 'the answer holds no key')
+  const claims = await app.inject({ url: '/claims', headers: { authorization: `Bearer ${CLAIMS_KEY}` } })
+  t.strictSame(claims.json(), { hasClaims: true, frozen: true }, 'what reads the claims cannot change them')
+})
+
+t.test('a key configured without claims has no claims on its principal', async (t) => {
+  for (const key of [KEY, READER_KEY]) {
+    const res = await app.inject({ url: '/claims', headers: { authorization: `Bearer ${key}` } })
+    t.equal(res.statusCode, 200)
+    t.strictSame(res.json(), { hasClaims: false, frozen: null }, key === KEY ? 'a key alone' : 'a key with scopes')
+  }
+})
+
+t.test('principalOfKey (MCP over stdio) names the same caller a request does, its claims included', async (t) => {
+  const overHttp = (await app.inject({ url: '/books', headers: { authorization: `Bearer ${CLAIMS_KEY}` } })).json().principal
+  const principal = principalOfKey(CLAIMS_KEY, KEYS)
+  t.strictSame(principal, { keyId: overHttp.keyId, scopes: ['invoices:read'], claims: CLAIMS })
+  t.ok(Object.isFrozen(principal?.claims), 'its claims frozen')
+  t.notOk(Object.isFrozen(CLAIMS), 'a copy is frozen, not the configuration\'s object')
+  const alone = principalOfKey(KEY, KEYS)
+  t.strictSame(alone, { keyId: alone?.keyId, scopes: 'all' })
+  t.notOk(alone !== undefined && 'claims' in alone, 'a key without claims: none')
+  t.equal(principalOfKey(`${CLAIMS_KEY}x`, KEYS), undefined, 'a key not configured names no one')
+})
+
 t.test('a key configured without scopes carries every scope', async (t) => {
   for (const url of ['/invoices', '/payments']) {
     const res = await app.inject({ url, headers: { authorization: `Bearer ${KEY}` } })
@@ -208,8 +249,8 @@ t.test('a scoped route still asks for a key first', async (t) => {
   t.equal(res.headers['www-authenticate'], CHALLENGE)
 })
 
-t.test('no key nor Authorization value appears in the logs', async (t) => {
-  for (const authorization of [`Bearer ${KEY}`, `Bearer ${OTHER_KEY}`, `Bearer ${READER_KEY}`, `Bearer ${NO_SCOPE_KEY}`, 'Bearer wrong-key-42', `Basic ${KEY}`]) {
+t.test('no key, claim nor Authorization value appears in the logs', async (t) => {
+  for (const authorization of [`Bearer ${KEY}`, `Bearer ${OTHER_KEY}`, `Bearer ${READER_KEY}`, `Bearer ${NO_SCOPE_KEY}`, `Bearer ${CLAIMS_KEY}`, 'Bearer wrong-key-42', `Basic ${KEY}`]) {
     await app.inject({ url: '/books', headers: { authorization } })
     await app.inject({ url: '/drafts', headers: { authorization } })
     await app.inject({ url: '/payments', headers: { authorization } })
@@ -220,6 +261,8 @@ t.test('no key nor Authorization value appears in the logs', async (t) => {
   t.notOk(log.includes(OTHER_KEY))
   t.notOk(log.includes(READER_KEY))
   t.notOk(log.includes(NO_SCOPE_KEY))
+  t.notOk(log.includes(CLAIMS_KEY))
+  t.notOk(log.includes('acme'), 'nor a key\'s claims')
   t.notOk(log.includes('wrong-key-42'))
   t.notMatch(log, /authorization/i)
 })
@@ -238,6 +281,22 @@ t.test('without keys, one is generated, logged once, and usable', async (t) => {
   const res = await generated.inject({ url: '/books', headers: { authorization: `Bearer ${key}` } })
   t.equal(res.statusCode, 200)
   t.equal(generatedLines.filter((line) => line.includes(key)).length, 1, 'the key is in the one generation line only')
+})
+
+t.test('with identity providers and no keys, no key is generated: tokens are the way in', async (t) => {
+  const logged: string[] = []
+  const identity: IdentitySettings = { issuers: [{ issuer: 'https://issuer.example.com', algorithms: [...ASYMMETRIC_ALGORITHMS] }], audience: 'https://gateway.example.com', clockToleranceSeconds: 0 }
+  const tokensOnly = await build([], logged, identity)
+  t.teardown(() => tokensOnly.close())
+  const res = await tokensOnly.inject('/books')
+  t.equal(res.statusCode, 401)
+  t.equal(res.headers['www-authenticate'], `${CHALLENGE}, resource_metadata="https://gateway.example.com/.well-known/oauth-protected-resource"`)
+  t.match(problemBody(res).detail, /^This route needs a key: send "Authorization: Bearer <key>"\. Or sign in with https:\/\/issuer\.example\.com /)
+  t.equal((await tokensOnly.inject({ url: '/books', headers: { authorization: `Bearer ${KEY}` } })).statusCode, 401, 'no key is taken')
+  t.ok(logged.length > 0, 'the app\'s lines were captured')
+  const parsed = logged.map((line) => JSON.parse(line) as LogLine)
+  t.strictSame(parsed.filter((line) => line.generatedKey !== undefined), [], 'no generatedKey line')
+  t.notOk(parsed.some((line) => /API_KEYS is unset/.test(line.msg)), 'no warning about API_KEYS')
 })
 
 t.test('two apps without keys generate different keys', async (t) => {

@@ -97,6 +97,69 @@ t.test('API_KEYS: a malformed scope list is refused naming the key by its positi
   t.throws(() => loadConfig({ API_KEYS: 'one-key-0123456789,secret-key-0123456789:a,secret-key-0123456789:b' }), { message: /^API_KEYS: key 3 repeats key 2: list each key once, with all its scopes\.$/ })
 })
 
+t.test('API_KEYS as a JSON array: each key with its scopes and claims, read as given', async (t) => {
+  const entries = [
+    { key: 'full-key-0123456789' },
+    { key: 'reader-key-0123456789', scopes: ['invoices:read', 'ledger:read'] },
+    { key: 'tenant-key-0123456789', scopes: ['books'], claims: { org_id: 'acme', level: 3, admin: false } },
+    { key: 'no-scope-key-0123456789', scopes: [] },
+    { key: 'with:colon-key-0123456789', claims: {} }
+  ]
+  const { apiKeys } = loadConfig({ API_KEYS: `\n  ${JSON.stringify(entries, null, 2)}\n` })
+  t.strictSame(apiKeys, entries)
+  t.notOk('scopes' in (apiKeys[0] as object), 'scopes absent stays absent: every scope')
+  t.notOk('claims' in (apiKeys[1] as object), 'claims absent stays absent')
+  t.strictSame((apiKeys[3] as { scopes: unknown }).scopes, [], 'an empty list is no scope, not every scope')
+  t.strictSame(loadConfig({ API_KEYS: '[]' }).apiKeys, [], 'an empty array: no keys')
+})
+
+t.test('API_KEYS as a JSON array: each refusal names the key by its position, never its text', async (t) => {
+  const SECRET = 'secret-key-0123456789'
+  const GOOD = '{ "key": "good-key-0123456789" }'
+  const OBJECT = /^API_KEYS: key 2 must be an object with "key" and optionally "scopes" and "claims", nothing else\.$/
+  const SCOPE = /^API_KEYS: key 2 lists a malformed scope: write "scopes" as an array of them, each scope letters, digits and _ \. : \/ - only, or leave it out for every scope\.$/
+  const CLAIMS = /^API_KEYS: key 2: "claims" must be an object whose values are each text, a number or true or false, such as \{ "org_id": "acme" \}\.$/
+  const cases: Array<[string, string, RegExp]> = [
+    ['invalid JSON', `[${GOOD}, { "key": "${SECRET}", }]`, /^API_KEYS is not valid JSON: write keys separated by commas, or a JSON array of \{ "key": \.\.\., "scopes": \[\.\.\.\], "claims": \{\.\.\.\} \}\.$/],
+    ['unclosed', `[${GOOD}, { "key": "${SECRET}" }`, /^API_KEYS is not valid JSON: /],
+    ['an object, not an array', '{}', /^API_KEYS must be a JSON array of \{ "key": \.\.\., "scopes": \[\.\.\.\], "claims": \{\.\.\.\} \}\.$/],
+    ['one entry without its array', `{ "key": "${SECRET}", "claims": { "org_id": "acme" } }`, /^API_KEYS must be a JSON array of /],
+    ['a key as text', `[${GOOD}, "${SECRET}"]`, OBJECT],
+    ['a key in an array', `[${GOOD}, ["${SECRET}"]]`, OBJECT],
+    ['null', `[${GOOD}, null]`, OBJECT],
+    ['an unknown property', `[${GOOD}, { "key": "${SECRET}", "scope": ["books"] }]`, OBJECT],
+    ['no key', `[${GOOD}, { "scopes": ["books"] }]`, OBJECT],
+    ['a key that is not text', `[${GOOD}, { "key": 12345678901234567890 }]`, OBJECT],
+    ['a short key', `[${GOOD}, { "key": "secret-key" }]`, /^API_KEYS must be .* at least 16 characters each, without whitespace \(or a JSON array of them\)\.$/],
+    ['a key with whitespace', `[${GOOD}, { "key": "secret key 0123456789" }]`, /^API_KEYS must be .* without whitespace/],
+    ['a key with a tab', `[${GOOD}, { "key": "secret-key-0123456789\\t" }]`, /^API_KEYS must be .* without whitespace/],
+    ['a repeated key', `[{ "key": "${SECRET}" }, { "key": "${SECRET}", "scopes": ["books"] }]`, /^API_KEYS: key 2 repeats key 1: list each key once, with all its scopes\.$/],
+    ['scopes as text', `[${GOOD}, { "key": "${SECRET}", "scopes": "books" }]`, SCOPE],
+    ['a scope with a space', `[${GOOD}, { "key": "${SECRET}", "scopes": ["books", "invoices read"] }]`, SCOPE],
+    ['an empty scope', `[${GOOD}, { "key": "${SECRET}", "scopes": [""] }]`, SCOPE],
+    ['a scope that is not text', `[${GOOD}, { "key": "${SECRET}", "scopes": [1] }]`, SCOPE],
+    ['claims as text', `[${GOOD}, { "key": "${SECRET}", "claims": "acme" }]`, CLAIMS],
+    ['claims as an array', `[${GOOD}, { "key": "${SECRET}", "claims": ["acme"] }]`, CLAIMS],
+    ['claims null', `[${GOOD}, { "key": "${SECRET}", "claims": null }]`, CLAIMS],
+    ['a claim holding an object', `[${GOOD}, { "key": "${SECRET}", "claims": { "org": { "id": 1 } } }]`, CLAIMS],
+    ['a claim holding an array', `[${GOOD}, { "key": "${SECRET}", "claims": { "org_id": ["acme"] } }]`, CLAIMS],
+    ['a claim holding null', `[${GOOD}, { "key": "${SECRET}", "claims": { "org_id": null } }]`, CLAIMS],
+    ['a claim past every number (1e999 reads as Infinity)', `[${GOOD}, { "key": "${SECRET}", "claims": { "level": 1e999 } }]`, CLAIMS],
+    ['an empty claim name', `[${GOOD}, { "key": "${SECRET}", "claims": { "": "acme" } }]`, CLAIMS]
+  ]
+  for (const [what, API_KEYS, message] of cases) {
+    let error: unknown
+    try {
+      loadConfig({ API_KEYS })
+    } catch (caught) {
+      error = caught
+    }
+    t.type(error, ConfigError, what)
+    t.match((error as Error | undefined)?.message, message, what)
+    t.notMatch((error as Error | undefined)?.message, /secret/, `${what}: the key's text is not repeated`)
+  }
+})
+
 t.test('an empty API_KEYS is unset', async (t) => {
   t.strictSame(loadConfig({ API_KEYS: ' ' }).apiKeys, [])
 })
