@@ -71,6 +71,7 @@ const IF_NONE_MATCH = {
 async function swagger (app: FastifyInstance, options: SwaggerOptions): Promise<void> {
   const components = componentsOf()
   const tokenSchemes = tokenSchemesOf(options.identity)
+  const tokenSchemeNames = Object.keys(tokenSchemes)
   // At registration, so that one name given to two different schemas stops the app from starting.
   app.addHook('onRoute', function registerComponents (route) {
     components.collect(route.schema?.response, `${String(route.method)} ${route.url}`)
@@ -94,7 +95,7 @@ async function swagger (app: FastifyInstance, options: SwaggerOptions): Promise<
     convertConstToEnum: false,
     // A schema carrying its own `$id` is a component under that name, never `def-N`.
     refResolver: { buildLocalReference: (json) => String(json.$id).replace(/[^\w.-]/g, '_') },
-    transform: ({ schema, url, route }) => ({ url, schema: documented(schema, route, components.referenced, Object.keys(tokenSchemes)) as FastifySchema }),
+    transform: ({ schema, url, route }) => ({ url, schema: documented(schema, route, components.referenced, tokenSchemeNames) as FastifySchema }),
     transformObject: (document) => withHeaderComponents(components.publish((document as { openapiObject: PublishedDocument }).openapiObject), RESPONSE_HEADERS)
   })
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } })

@@ -19,7 +19,7 @@ export interface CompiledRowRule {
   /** What the published description adds: whose rows are served (absent without a rule). */
   readonly sentence?: string
   /** The conditions the caller's identity sets, or the 403 of an identity lacking a claim; none without a rule. */
-  readonly where: (principal: Principal | undefined) => Condition[]
+  readonly where: (principal: Principal | undefined) => readonly Condition[]
 }
 
 export interface RowRuleContext {
@@ -35,7 +35,10 @@ export interface RowRuleContext {
 }
 
 /** No rule: every row the arguments select. */
-export const NO_ROW_RULE: CompiledRowRule = Object.freeze({ where: () => [] })
+export const NO_ROW_RULE: CompiledRowRule = Object.freeze({ where: () => NONE })
+
+/** What every call of a mount without a rule is given: one empty list, not a new one each time. */
+const NONE: readonly Condition[] = Object.freeze([])
 
 /** Compiles a mount's row rule, or throws a MountError naming what cannot be served. */
 export function compileRowRule (rule: RowRule | undefined, context: RowRuleContext): CompiledRowRule {
@@ -50,11 +53,6 @@ export function compileRowRule (rule: RowRule | undefined, context: RowRuleConte
     sentence,
     where: (principal) => bound.map(({ field, claim, shape }) => ({ field, op: 'equals', value: claimed(principal, claim, shape, field) }))
   }
-}
-
-/** True when `row` holds every condition's value: a record read by its parameters is the caller's only then. */
-export function meetsEvery (row: unknown, where: readonly Condition[]): boolean {
-  return where.every(({ field, value }) => (row as Record<string, unknown>)[field] === value)
 }
 
 /** The JSON types a claim may hold for a field of each scalar type. */

@@ -1,11 +1,11 @@
 // An in-memory list as a source: for fixtures, small static catalogues and tests. It applies every
 // filter and every sort itself, comparing the stored values as JavaScript does.
-import type { Condition, ListSource, RecordSource, Sort } from './source.js'
+import { meetsEvery, type Condition, type ListSource, type RecordSource, type Sort } from './source.js'
 
 /** A list source over `rows` (or the rows `select` picks for the arguments), in array order. */
 export function arraySource<Args, Row> (rows: readonly Row[] | ((args: Args) => readonly Row[])): ListSource<Args, Row> {
   const select = typeof rows === 'function' ? rows : () => rows
-  const selected = (args: Args, where: readonly Condition[] = []): readonly Row[] => where.length === 0 ? select(args) : select(args).filter((row) => meets(row, where))
+  const selected = (args: Args, where: readonly Condition[] = []): readonly Row[] => where.length === 0 ? select(args) : select(args).filter((row) => meetsEvery(row, where))
   return {
     canFilter: () => true,
     canSort: () => true,
@@ -18,17 +18,6 @@ export function arraySource<Args, Row> (rows: readonly Row[] | ((args: Args) => 
 /** A record source finding the first row `matches` accepts. */
 export function arrayRecordSource<Args, Row> (rows: readonly Row[], matches: (row: Row, args: Args) => boolean): RecordSource<Args, Row> {
   return { one: async (args) => rows.find((row) => matches(row, args)) }
-}
-
-/** True when `row` meets every condition; a missing or null value meets none. */
-function meets (row: unknown, where: readonly Condition[]): boolean {
-  return where.every(({ field, op, value }) => {
-    const held = (row as Record<string, unknown>)[field]
-    if (op === 'equals') return held === value
-    if (typeof held !== typeof value) return false
-    if (op === 'prefix') return (held as string).startsWith(value as string)
-    return op === 'min' ? (held as number | string) >= value : (held as number | string) <= value
-  })
 }
 
 /**

@@ -1,4 +1,4 @@
-export { isWindowSource, type ByteContent, type ByteSource, type Condition, type ConditionOp, type Filterable, type ListSource, type ReadContext, type RecordSource, type Sort, type Sortable, type SourceLog, type TextSource, type WindowRead, type WindowSource } from './source.js'
+export { isWindowSource, meetsEvery, type ByteContent, type ByteSource, type Condition, type ConditionOp, type Filterable, type ListSource, type ReadContext, type RecordSource, type Sort, type Sortable, type SourceLog, type TextSource, type WindowRead, type WindowSource } from './source.js'
 export { arraySource, arrayRecordSource } from './array.js'
 export { kyselySource, kyselyRecordSource, type KyselySourceOptions } from './kysely.js'
 export { DEFAULT_ANCHOR_EVERY, type KeysetOptions } from './keyset.js'

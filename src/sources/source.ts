@@ -40,6 +40,21 @@ export interface Condition {
   readonly value: string | number | boolean
 }
 
+/**
+ * True when `row` meets every condition, compared as JavaScript compares the stored values; a
+ * missing or null value meets none. What a source applying the conditions in memory selects, and
+ * how the core checks a row its row rule's conditions were applied to.
+ */
+export function meetsEvery (row: unknown, where: readonly Condition[]): boolean {
+  return where.every(({ field, op, value }) => {
+    const held = (row as Record<string, unknown>)[field]
+    if (op === 'equals') return held === value
+    if (typeof held !== typeof value) return false
+    if (op === 'prefix') return (held as string).startsWith(value as string)
+    return op === 'min' ? (held as number | string) >= value : (held as number | string) <= value
+  })
+}
+
 /** What a list source can filter on: a mount whose filters its source cannot apply is refused. */
 export interface Filterable {
   /** True when the source applies `op` on `field` itself. */

@@ -6,11 +6,10 @@ import { Readable } from 'node:stream'
 import t from 'tap'
 import Type from 'typebox'
 import { compileMount, compileRowRule, MountError, type ListMount, type RetrieveMount } from '../../../src/core/index.js'
-import { meetsEvery } from '../../../src/core/row-rule.js'
 import { servedCache } from '../../../src/core/served-cache.js'
 import { choices, declareRecord, handle, hidden, label } from '../../../src/declare/index.js'
 import { scope, signedIn, unrestricted, type Principal } from '../../../src/permissions.js'
-import { arrayRecordSource, arraySource, type ListSource } from '../../../src/sources/index.js'
+import { arrayRecordSource, arraySource, meetsEvery, type ListSource } from '../../../src/sources/index.js'
 
 const Order = declareRecord('Order', Type.Object({
   id: handle(Type.Integer()),
