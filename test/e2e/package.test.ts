@@ -7,6 +7,7 @@ import { execFile, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { promisify } from 'node:util'
@@ -52,6 +53,9 @@ t.test('the tarball holds what runs, and no tests, fixtures, benchmarks or sourc
   }
   t.strictSame(files.filter((path) => /(^|\/)(test|fixtures|bench|load|dashboard)\/|\.map$|\.ts$/.test(path) && !path.endsWith('.d.ts')), [], 'nothing of the suite')
   t.match(await readFile(join(home, 'node_modules/audience-gateway', pkg.bin['audience-gateway']), 'utf8'), /^#!\/usr\/bin\/env node\n/, 'the command runs as a program')
+  t.strictSame(Object.keys(pkg.exports['.']), ['types', 'default'], 'the library entry names only its conditions')
+  const resolve = createRequire(join(home, 'index.js')).resolve
+  t.equal(resolve('audience-gateway/gateway.schema.json'), join(home, 'node_modules/audience-gateway/schema/gateway.schema.json'), 'the schema is importable as the docs say')
 })
 
 t.test('the installed command: help, check (good and bad), the document, and a file served', async (t) => {
