@@ -1,4 +1,4 @@
-// `npm run bench`: the scenarios (the four of issue 6, MCP against HTTP, upstream sources, the limit, and tracing off and on), each server in its own process over loopback,
+// `npm run bench`: the scenarios (the four of issue 6, MCP against HTTP, upstream sources, the limit, tracing off and on, each hook's cost, and agents walking a list), each server in its own process over loopback,
 // a table on stdout, a JSON summary (bench-results/summary.json) and its ratios as an SVG chart beside it
 // (bench-results/ratios.svg). Not part of `npm test`.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path'
 import { pinLoadGenerator, pinning } from './cpus.js'
 import { endToEnd } from './end-to-end.js'
 import { growth } from './growth.js'
+import { hooksScenario } from './hooks.js'
 import { KEY } from './http.js'
 import { limitScenario } from './limit.js'
 import { mcpScenario } from './mcp.js'
@@ -18,6 +19,7 @@ import { benchTables } from './stores.js'
 import { stream } from './stream.js'
 import { tracingScenario } from './tracing.js'
 import { upstreamScenario } from './upstream.js'
+import { walkScenario } from './walk.js'
 
 const SMALL_ROWS = 1_000
 const MEDIUM_ROWS = 10_000
@@ -41,7 +43,7 @@ async function main (): Promise<void> {
       return await stored.create(count)
     }
     const wants = (id: string) => settings.only.has(id)
-    const medium = wants('end-to-end') || wants('mcp') || wants('limit') || wants('tracing') ? await database(MEDIUM_ROWS) : undefined
+    const medium = wants('end-to-end') || wants('mcp') || wants('limit') || wants('tracing') || wants('hooks') || wants('walk') ? await database(MEDIUM_ROWS) : undefined
     const small = wants('growth') ? await database(SMALL_ROWS) : undefined
     const large = wants('growth') || wants('stream') ? await database(settings.largeRows) : undefined
     const add = (id: string, result: { rows: Row[], verdicts: Verdict[], summary: Record<string, unknown> }) => {
@@ -51,9 +53,11 @@ async function main (): Promise<void> {
     }
     if (medium !== undefined && wants('end-to-end')) add('endToEnd', await endToEnd(medium, KEY, settings, log))
     if (medium !== undefined && wants('tracing')) add('tracing', await tracingScenario(medium, KEY, settings, log))
+    if (medium !== undefined && wants('hooks')) add('hooks', await hooksScenario(medium, KEY, settings, log))
     if (medium !== undefined && wants('mcp')) add('mcp', await mcpScenario(medium, KEY, settings, log))
     // The speed route reads the SQLite file itself: on PostgreSQL there is no such reference.
     if (medium !== undefined && wants('limit') && stored.store === 'sqlite') add('limit', await limitScenario(medium, KEY, dir, settings, log))
+    if (medium !== undefined && wants('walk') && stored.store === 'sqlite') add('walk', await walkScenario(medium, KEY, settings, log))
     if (wants('projection')) {
       log('projection alone')
       add('projection', await projection(settings))

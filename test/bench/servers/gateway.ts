@@ -8,6 +8,7 @@ import { signedIn } from '../../../src/permissions.js'
 import { kyselySource } from '../../../src/sources/index.js'
 import { startTracing } from '../../../src/observe/tracing.js'
 import { Book } from '../../../routes/books/book.js'
+import { timeHooks } from './hook-times.js'
 import { BENCH_LOGGER, type ServerOptions } from './options.js'
 import { catalogue, MAX_PAGE_SIZE } from './queries.js'
 
@@ -19,6 +20,8 @@ export async function gatewayServer ({ databasePath, key, timeZone, responseCach
   const server = Fastify({ logger: BENCH_LOGGER })
   // As src/server.ts does: a tracer provider only when OTEL_* asks for one (the tracing scenario's).
   const traces = startTracing(process.env, 'bench')
+  // The hooks scenario's: each hook timed (servers/hook-times.ts).
+  if (process.env.BENCH_HOOK_TIMES === '1') timeHooks(server)
   // Unencapsulated, as the tests register it, so the bench mount reaches `mount` and `store`. Every
   // plugin runs as shipped; the rate limit and the load shedder only get ceilings the bench never
   // reaches (their checks still run): a COUNT of a million rows or a deep OFFSET blocks the event

@@ -2,8 +2,8 @@
 // careful hand-written references. Prepared statements on the SQLite file (better-sqlite3, no query
 // builder, the same SQL every time), the projection written out for these two records, dates and
 // timestamps cut from their ISO text by hand with the zone's offset looked up once per hour, and
-// JSON.stringify. It serves only the pages the limit scenario measures, byte for byte as the
-// gateway serves them.
+// JSON.stringify. It serves only the pages the limit and walk scenarios measure (the ledger's
+// posted_at range filters included), byte for byte as the gateway serves them.
 import SQLite from 'better-sqlite3'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { DateTime } from 'luxon'
@@ -26,6 +26,9 @@ const LONG_MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'Ju
 const SHORT_MONTHS = LONG_MONTHS.map((month) => month.slice(0, 3))
 const BOOK_STATUSES: Readonly<Record<string, string>> = { draft: 'Draft', published: 'Published' }
 
+/** The ledger's WHERE clauses, by which of posted_at_min (1) and posted_at_max (2) are sent: stored UTC text compares as time. */
+const LEDGER_RANGES = ['', ' where posted_at >= @min', ' where posted_at <= @max', ' where posted_at >= @min and posted_at <= @max']
+
 interface LedgerRow { id: number, memo: string, amount: string, posted_at: string, account_id: number }
 
 export async function handSpeedServer ({ databasePath, key, timeZone }: ServerOptions): Promise<FastifyInstance> {
@@ -33,8 +36,9 @@ export async function handSpeedServer ({ databasePath, key, timeZone }: ServerOp
   const statements = {
     countBooks: connection.prepare('select count(*) as count from books').pluck(),
     books: connection.prepare('select id, title, status, price, published_on from books order by id limit ? offset ?'),
-    countLedger: connection.prepare('select count(*) as count from ledger').pluck(),
-    ledger: connection.prepare('select id, memo, amount, posted_at from ledger order by id limit ? offset ?'),
+    // Unfiltered, from an instant on, up to one, and between two: the walk scenario's filters (walk.ts).
+    countLedger: LEDGER_RANGES.map((where) => connection.prepare(`select count(*) as count from ledger${where}`).pluck()),
+    ledger: LEDGER_RANGES.map((where) => connection.prepare(`select id, memo, amount, posted_at from ledger${where} order by id limit @limit offset @offset`)),
     allLedger: connection.prepare('select id, memo, amount, posted_at, account_id from ledger order by id')
   }
   const postedAt = timestampCutter(timeZone)
@@ -53,16 +57,20 @@ export async function handSpeedServer ({ databasePath, key, timeZone }: ServerOp
   })
 
   server.get(SPEED_LEDGER_URL, async (request, reply) => {
-    const query = request.query as { offset?: string, limit?: string }
+    const query = request.query as { offset?: string, limit?: string, posted_at_min?: string, posted_at_max?: string }
     const offset = integer(query.offset) ?? 0
     const asked = integer(query.limit) ?? LEDGER_DEFAULT_LIMIT
     const limit = Math.min(asked, LEDGER_CEILING)
-    const total = statements.countLedger.get() as number
-    const rows = offset < total ? statements.ledger.all(limit, offset) as LedgerRow[] : []
+    const { posted_at_min: min, posted_at_max: max } = query
+    const range = (min === undefined ? 0 : 1) + (max === undefined ? 0 : 2)
+    const bounds = { ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) }
+    const total = statements.countLedger[range].get(bounds) as number
+    const rows = offset < total ? statements.ledger[range].all({ ...bounds, limit, offset }) as LedgerRow[] : []
     const items = rows.map((row) => ({ id: row.id, memo: row.memo, amount: `EUR ${row.amount}`, posted_at: postedAt(row.posted_at) }))
     const returned = items.length
     const hasMore = offset + returned < total
-    const clauses = [...(hasMore ? [`Send offset=${offset + returned} to get the next entries; repeat until has_more is false`] : []), ...(asked > LEDGER_CEILING ? [`limit was clamped to the maximum of ${LEDGER_CEILING}`] : [])]
+    const again = min === undefined ? max === undefined ? '' : ' with the same posted_at_max' : max === undefined ? ' with the same posted_at_min' : ' with the same posted_at_min and posted_at_max'
+    const clauses = [...(hasMore ? [`Send offset=${offset + returned}${again} to get the next entries; repeat until has_more is false`] : []), ...(asked > LEDGER_CEILING ? [`limit was clamped to the maximum of ${LEDGER_CEILING}`] : [])]
     const envelope: Record<string, unknown> = { items, has_more: hasMore, total_entries: total, returned, offset, limit }
     if (hasMore) envelope.next_offset = offset + returned
     if (asked > LEDGER_CEILING) envelope.limit_clamped = true
