@@ -1,6 +1,6 @@
 // The plain list: a bare JSON array written a batch of rows at a time as the source yields them,
 // so memory stays flat however long the list is, and a row costs its serializer's call and little
-// else (no promise, no generator step of its own).
+// else (no promise, no generator step of its own). A list shorter than one chunk is sent whole.
 import { Readable } from 'node:stream'
 import { setImmediate as turn } from 'node:timers/promises'
 
@@ -14,26 +14,36 @@ export interface Whole {
 }
 
 /**
- * Reads and writes the first batch before anything is sent, so a store that fails, or a first row
- * refused, fails the request with a proper error status; later failures can only cut the stream short. A `whole` is handed the list's
- * text once every row is written, if it is short enough: a longer list stops being recorded, and
- * one that fails or is cut short is never handed over.
+ * Reads and writes rows until their text fills a chunk (CHUNK_BYTES) or the list ends, before
+ * anything is sent. A list that ends first is answered whole, as one buffer: no stream, no chunked
+ * encoding, and a store failing or a row refused anywhere in it fails the request with its status.
+ * A longer one streams from there, a chunk at a time, and a later failure can only cut it short.
+ * A `whole` is handed the list's text once every row is written, if it is short enough: a longer
+ * list stops being recorded, and one that fails or is cut short is never handed over.
  */
-export async function jsonArrayStream<Row> (batches: AsyncIterable<readonly Row[]>, serialize: (row: Row) => string, whole?: Whole): Promise<Readable> {
+export async function jsonArrayStream<Row> (batches: AsyncIterable<readonly Row[]>, serialize: (row: Row) => string, whole?: Whole): Promise<Readable | Buffer> {
   const source = owned(batches)
-  let first = await source.next()
-  // An empty batch says nothing yet: the first rows (or the end) decide.
-  while (first.done !== true && first.value.length === 0) first = await source.next()
-  // The first rows are written before anything is sent too: a row refused there (a NULL its
-  // record does not admit) fails the request with its status, not a cut stream.
-  let opening: string
+  let opening = ''
+  let ended = false
   try {
-    opening = first.done === true ? '[]' : '[' + written(first.value, serialize)
+    while (opening.length < CHUNK_BYTES) {
+      const next = await source.next()
+      if (next.done === true) {
+        ended = true
+        break
+      }
+      if (next.value.length > 0) opening += (opening === '' ? '[' : ',') + written(next.value, serialize)
+    }
   } catch (error) {
     await source.return(undefined)
     throw error
   }
-  const generator = whole === undefined ? chunks(opening, first.done === true, source, serialize) : recorded(chunks(opening, first.done === true, source, serialize), whole)
+  if (ended) {
+    const text = opening === '' ? '[]' : opening + ']'
+    if (whole !== undefined && text.length <= whole.maxLength) whole.keep(text)
+    return Buffer.from(text)
+  }
+  const generator = whole === undefined ? chunks(opening, source, serialize) : recorded(chunks(opening, source, serialize), whole)
   const iterator: AsyncIterator<string> = {
     next: async () => await generator.next(),
     // The source is closed here too: a response closed before its first read (a client gone while
@@ -52,15 +62,12 @@ async function * owned<Row> (batches: AsyncIterable<readonly Row[]>): AsyncGener
   yield * batches
 }
 
-async function * chunks<Row> (opening: string, ended: boolean, rest: AsyncGenerator<readonly Row[], void, undefined>, serialize: (row: Row) => string): AsyncGenerator<string> {
-  if (ended) {
-    yield opening
-    return
-  }
+/** The list from its first full chunk (`opening`, begun with `[`) on, a chunk at a time, and its closing `]`. */
+async function * chunks<Row> (opening: string, rest: AsyncGenerator<readonly Row[], void, undefined>, serialize: (row: Row) => string): AsyncGenerator<string> {
   let chunk = opening
   try {
     for (;;) {
-      // Written before the next batch is read: the first byte leaves with the first batch.
+      // Written before the next batch is read: the first byte leaves with the first full chunk.
       if (chunk.length >= CHUNK_BYTES) {
         yield chunk
         chunk = ''

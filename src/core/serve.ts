@@ -201,14 +201,19 @@ export async function paged<Item> (style: PagingStyle, paging: Readonly<Record<s
 }
 
 /**
- * The plain list as a bare JSON array, with a `stream` span that ends with the body; the rows
- * written are counted for `onRows`, and the whole list handed to `whole` when it fits.
+ * The plain list as a bare JSON array, streamed with a `stream` span that ends with the body, or
+ * whole when it is shorter than a chunk (json-array.ts); the rows written are counted for
+ * `onRows`, and the whole list handed to `whole` when it fits.
  */
-async function streamed (rows: AsyncIterable<readonly unknown[]>, serialize: (row: unknown) => string, onRows: Call['onRows'], whole?: { maxBytes: number, keep: (bytes: Buffer, rows: number) => void }): Promise<Readable> {
+async function streamed (rows: AsyncIterable<readonly unknown[]>, serialize: (row: unknown) => string, onRows: Call['onRows'], whole?: { maxBytes: number, keep: (bytes: Buffer, rows: number) => void }): Promise<Readable | Buffer> {
   let count = 0
   const kept: Whole | undefined = whole === undefined ? undefined : { maxLength: whole.maxBytes, keep: (text) => { whole.keep(Buffer.from(text), count) } }
   const body = await jsonArrayStream(rows, onRows === undefined && kept === undefined ? serialize : (row) => { count++; return serialize(row) }, kept)
-  // From the first row read to the body's end: a list that fails before its first row has no span.
+  if (Buffer.isBuffer(body)) {
+    onRows?.(count, false)
+    return body
+  }
+  // From its first chunk to the body's end: a list answered whole has no stream, nor its span.
   const span = startSpan('stream')
   body.once('close', () => {
     span.end()

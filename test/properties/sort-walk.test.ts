@@ -10,6 +10,7 @@ import { signedIn } from '../../src/permissions.js'
 import { arraySource, kyselySource, type ListSource } from '../../src/sources/index.js'
 import { openStore } from '../../src/store/index.js'
 import { propertyRuns, propertySeed } from '../helpers/fast-check.js'
+import { plainText } from '../helpers/plain-body.js'
 
 const SEED = propertySeed(13_2026)
 const NUM_RUNS = propertyRuns(60)
@@ -55,9 +56,7 @@ async function walked (resource: Resource, sort: string, limit: number): Promise
 
 async function plain (resource: Resource, sort: string): Promise<number[]> {
   const { body } = await resource.serve({ audience: 'plain', query: { sort }, params: {} })
-  const chunks: Buffer[] = []
-  for await (const chunk of body as AsyncIterable<Buffer>) chunks.push(Buffer.from(chunk))
-  return (JSON.parse(Buffer.concat(chunks).toString()) as Array<{ id: number }>).map((row) => row.id)
+  return (JSON.parse(await plainText(body)) as Array<{ id: number }>).map((row) => row.id)
 }
 
 t.test('an array source: every row once, in the plain list\'s order', async (t) => {

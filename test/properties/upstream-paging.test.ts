@@ -10,6 +10,7 @@ import { compileMount, cursorPaging, offsetPaging, pageLinkPaging, singlePaging,
 import { productAt, startDemoUpstream } from '../../demo/upstream.js'
 import { createAjv } from '../helpers/ajv.js'
 import { propertyRuns, propertySeed } from '../helpers/fast-check.js'
+import { plainText } from '../helpers/plain-body.js'
 
 const SEED = propertySeed(7_2026)
 const NUM_RUNS = propertyRuns(60)
@@ -91,9 +92,7 @@ t.test('a plain walk is every row, whatever the upstream page size', async (t) =
   await fc.assert(fc.asyncProperty(fc.constantFrom(...Object.keys(STYLES)), fc.integer({ min: 1, max: 100 }), async (style, pageSize) => {
     const resource = resourceOf(style, pageSize)
     const served = await resource.serve({ audience: 'plain', query: {}, params: {} })
-    let text = ''
-    for await (const chunk of (served as { body: AsyncIterable<Buffer | string> }).body) text += String(chunk)
-    return JSON.stringify((JSON.parse(text) as Array<{ sku: string }>).map((product) => product.sku)) === JSON.stringify(skus)
+    return JSON.stringify((JSON.parse(await plainText(served.body)) as Array<{ sku: string }>).map((product) => product.sku)) === JSON.stringify(skus)
   }), { seed: SEED, numRuns: Math.ceil(NUM_RUNS / 3) })
   t.pass('every plain walk whole')
 })

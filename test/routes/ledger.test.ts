@@ -1,5 +1,6 @@
 // GET /ledger: the offset envelope an agent loops on, through the real app, every body checked
 // against the schema the route declares for what it answered.
+import { request } from 'node:http'
 import t from 'tap'
 import { AGENT_MEDIA_TYPE, PROBLEM_MEDIA_TYPE } from '../../src/audience.js'
 import { buildApp } from '../helpers/app.js'
@@ -45,6 +46,29 @@ t.test('the ledger needs no key, for either audience', async (t) => {
   t.strictSame(entries[0], { id: 1, memo: 'Entry 1', amount: '80.19', posted_at: '2026-01-01T00:00:00Z', account_id: 2 })
   t.strictSame(entries.map((e: { id: number }) => e.id), ids(1, TOTAL))
   t.equal((await get('/ledger')).statusCode, 200)
+})
+
+t.test('a plain list shorter than a chunk is sent whole, with its length; the whole ledger streams', async (t) => {
+  // Over a socket (inject measures every body it collects, streamed or not), from an app of this
+  // test's own, closed with it.
+  const { app } = await buildApp(t)
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const { port } = app.server.address() as { port: number }
+  const headersOf = async (path: string): Promise<{ headers: Record<string, unknown>, body: string }> => await new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port, path, agent: false }, (response) => {
+      let body = ''
+      response.setEncoding('utf8').on('data', (chunk: string) => { body += chunk }).on('end', () => { resolve({ headers: response.headers, body }) })
+    }).on('error', reject).end()
+  })
+  const short = await headersOf('/ledger?posted_at_max=2026-01-25T18:00:00Z')
+  t.equal(JSON.parse(short.body).length, 100)
+  t.equal(short.headers['content-length'], String(Buffer.byteLength(short.body)), 'one body of known length')
+  t.equal(short.headers['transfer-encoding'], undefined, 'not chunked')
+  t.match(short.headers.etag, /^W\/"plain-/, 'the plain list\'s validator, as for a stream')
+  const whole = await headersOf('/ledger')
+  t.equal(JSON.parse(whole.body).length, TOTAL)
+  t.equal(whole.headers['transfer-encoding'], 'chunked', 'streamed')
+  t.equal(whole.headers['content-length'], undefined)
 })
 
 t.test('an agent gets the first 50 entries, projected, in the offset envelope', async (t) => {

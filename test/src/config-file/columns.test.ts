@@ -10,6 +10,7 @@ import { compileMount } from '../../../src/core/index.js'
 import { openStore, type Store } from '../../../src/store/index.js'
 import { everyKindOnPostgres, SQLITE_ROWS, SQLITE_SCHEMA } from '../../fixtures/every-kind.js'
 import { needs } from '../../helpers/services.js'
+import { plainText } from '../../helpers/plain-body.js'
 
 const log = { warn: () => {} }
 const list = (extra: object = {}): object => ({ kind: 'list', name: 'listItems', url: '/items', summary: 'Items', record: 'Item', source: 'items', permissions: ['unrestricted'], ...extra })
@@ -60,8 +61,7 @@ function suite (t: Test, store: Store<any>, kind: 'sqlite' | 'postgres'): void {
     t.teardown(compiled.close)
     const resource = compileMount(compiled.mounts[0].mount, { timeZone: 'Europe/Paris' })
     const plain = await resource.serve({ audience: 'plain', query: {}, params: {} })
-    let text = ''
-    for await (const chunk of plain.body as AsyncIterable<Buffer>) text += String(chunk)
+    const text = await plainText(plain.body)
     const agent = (await resource.serve({ audience: 'agent', query: {}, params: {} })).body
     return { plain: JSON.parse(text), agent }
   }

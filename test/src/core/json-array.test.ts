@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream'
 import t from 'tap'
 import { jsonArrayStream } from '../../../src/core/index.js'
 
@@ -9,7 +10,9 @@ async function * rows<T> (items: readonly T[], failAt = -1, size = 1): AsyncIter
   }
 }
 
-async function text (stream: AsyncIterable<Buffer | string>): Promise<{ body: string, chunks: number }> {
+/** What a list's body holds, and in how many chunks it came: one, when it was answered whole. */
+async function text (stream: AsyncIterable<Buffer | string> | Buffer): Promise<{ body: string, chunks: number }> {
+  if (Buffer.isBuffer(stream)) return { body: stream.toString(), chunks: 1 }
   let body = ''
   let chunks = 0
   for await (const chunk of stream) {
@@ -17,6 +20,12 @@ async function text (stream: AsyncIterable<Buffer | string>): Promise<{ body: st
     chunks++
   }
   return { body, chunks }
+}
+
+/** A list's body that must be a stream (a list longer than a chunk). */
+function streaming (body: Readable | Buffer): Readable {
+  if (Buffer.isBuffer(body)) throw new Error('answered whole where a stream was expected')
+  return body
 }
 
 t.test('an empty list is []', async (t) => {
@@ -49,12 +58,25 @@ t.test('a long list is written in several chunks, never as one string', async (t
   t.strictSame(JSON.parse(body), items)
 })
 
+t.test('a list shorter than a chunk is answered whole, one buffer; a longer one streams', async (t) => {
+  const short = await jsonArrayStream(rows([{ a: 1 }, { a: 2 }], -1, 1), JSON.stringify)
+  t.ok(Buffer.isBuffer(short), 'whole')
+  t.equal(short.toString(), '[{"a":1},{"a":2}]')
+  const long = await jsonArrayStream(rows(Array.from({ length: 2000 }, (_, id) => ({ id, pad: 'x'.repeat(40) })), -1, 100), JSON.stringify)
+  t.notOk(Buffer.isBuffer(long), 'streamed')
+})
+
 t.test('a store failing on the first row fails before anything is sent', async (t) => {
   await t.rejects(jsonArrayStream(rows([1, 2], 0), String), /store gone/)
 })
 
-t.test('a store failing later cuts the stream with an error', async (t) => {
-  const stream = await jsonArrayStream(rows([1, 2, 3], 2), String)
+t.test('a store failing within the first chunk fails before anything is sent too', async (t) => {
+  await t.rejects(jsonArrayStream(rows([1, 2, 3], 2), String), /store gone/)
+})
+
+t.test('a store failing past the first chunk cuts the stream with an error', async (t) => {
+  const items = Array.from({ length: 5000 }, (_, id) => ({ id, pad: 'x'.repeat(40) }))
+  const stream = await jsonArrayStream(rows(items, 4000, 100), JSON.stringify)
   await t.rejects(text(stream), /store gone/)
 })
 
@@ -67,7 +89,7 @@ t.test('a stream destroyed part-way closes its source', async (t) => {
       closed = true
     }
   }
-  const stream = await jsonArrayStream(rows(), JSON.stringify)
+  const stream = streaming(await jsonArrayStream(rows(), JSON.stringify))
   const reader = stream[Symbol.asyncIterator]()
   await reader.next()
   await reader.return?.()
@@ -110,7 +132,7 @@ t.test('a list past its bound, one that fails, and one cut short are never hande
   const long = await text(await jsonArrayStream(rows(items, -1, 1000), JSON.stringify, { maxLength: 100_000, keep }))
   t.ok(long.body.length > 100_000)
   await t.rejects(text(await jsonArrayStream(rows(items, 15_000, 1000), JSON.stringify, { maxLength: 1_000_000, keep })), /store gone/)
-  const stream = await jsonArrayStream(rows(items, -1, 1000), JSON.stringify, { maxLength: 1_000_000, keep })
+  const stream = streaming(await jsonArrayStream(rows(items, -1, 1000), JSON.stringify, { maxLength: 1_000_000, keep }))
   // One chunk read, then the stream is closed: a client gone part-way.
   const reading = stream[Symbol.asyncIterator]()
   t.equal((await reading.next()).done, false)

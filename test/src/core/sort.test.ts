@@ -10,6 +10,7 @@ import { choices, Decimal, declareRecord, handle, hidden, label, Marking, Nullab
 import { toolOf } from '../../../src/mcp/tools.js'
 import { signedIn } from '../../../src/permissions.js'
 import { arraySource, type ListSource, type Sort } from '../../../src/sources/index.js'
+import { plainText as text } from '../../helpers/plain-body.js'
 
 const Entry = declareRecord('Entry', Type.Object({
   id: handle(Type.Integer({ description: 'The id.' })),
@@ -120,10 +121,3 @@ t.test('a sort that cannot be served is refused at registration, naming the moun
   const { canSort: _ignored, ...unsortable } = arraySource(ROWS)
   refused({ fields: ['title'] }, 'the sort on "title" cannot be applied by the mount\'s source (it does not order by "title").', '/sort/fields/0', { source: unsortable })
 })
-
-async function text (body: unknown): Promise<string> {
-  if (Buffer.isBuffer(body)) return body.toString()
-  const chunks: Buffer[] = []
-  for await (const chunk of body as AsyncIterable<Buffer>) chunks.push(Buffer.from(chunk))
-  return Buffer.concat(chunks).toString()
-}
