@@ -1,10 +1,11 @@
-// `npm run bench`: the scenarios (the four of issue 6, MCP against HTTP, upstream sources, the limit, tracing off and on, each hook's cost, and agents walking a list), each server in its own process over loopback,
+// `npm run bench`: the scenarios (the four of issue 6, MCP against HTTP, upstream sources, the limit, tracing off and on, each hook's cost, agents walking a list, and the cost per row), each server in its own process over loopback,
 // a table on stdout, a JSON summary (bench-results/summary.json) and its ratios as an SVG chart beside it
 // (bench-results/ratios.svg). Not part of `npm test`.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { pinLoadGenerator, pinning } from './cpus.js'
+import { costScenario } from './cost.js'
 import { endToEnd } from './end-to-end.js'
 import { growth } from './growth.js'
 import { hooksScenario } from './hooks.js'
@@ -43,7 +44,7 @@ async function main (): Promise<void> {
       return await stored.create(count)
     }
     const wants = (id: string) => settings.only.has(id)
-    const medium = wants('end-to-end') || wants('mcp') || wants('limit') || wants('tracing') || wants('hooks') || wants('walk') ? await database(MEDIUM_ROWS) : undefined
+    const medium = wants('end-to-end') || wants('mcp') || wants('limit') || wants('tracing') || wants('hooks') || wants('walk') || wants('cost') ? await database(MEDIUM_ROWS) : undefined
     const small = wants('growth') ? await database(SMALL_ROWS) : undefined
     const large = wants('growth') || wants('stream') ? await database(settings.largeRows) : undefined
     const add = (id: string, result: { rows: Row[], verdicts: Verdict[], summary: Record<string, unknown> }) => {
@@ -57,6 +58,7 @@ async function main (): Promise<void> {
     if (medium !== undefined && wants('mcp')) add('mcp', await mcpScenario(medium, KEY, settings, log))
     // The speed route reads the SQLite file itself: on PostgreSQL there is no such reference.
     if (medium !== undefined && wants('limit') && stored.store === 'sqlite') add('limit', await limitScenario(medium, KEY, dir, settings, log))
+    if (medium !== undefined && wants('cost')) add('cost', await costScenario(medium, KEY, stored.store, settings, log))
     if (medium !== undefined && wants('walk') && stored.store === 'sqlite') add('walk', await walkScenario(medium, KEY, settings, log))
     if (wants('projection')) {
       log('projection alone')

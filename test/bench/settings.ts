@@ -18,7 +18,7 @@ export interface BenchSettings {
   readonly out: string
 }
 
-export const SCENARIOS = ['end-to-end', 'mcp', 'projection', 'stream', 'growth', 'upstream', 'limit', 'tracing', 'hooks', 'walk'] as const
+export const SCENARIOS = ['end-to-end', 'mcp', 'projection', 'stream', 'growth', 'upstream', 'limit', 'tracing', 'hooks', 'walk', 'cost'] as const
 
 export function readSettings (env: Readonly<Record<string, string | undefined>>): BenchSettings {
   const only = (env.BENCH_ONLY ?? '').split(',').map((id) => id.trim()).filter((id) => id !== '')

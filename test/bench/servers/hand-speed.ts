@@ -17,6 +17,7 @@ import { MAX_PAGE_SIZE } from './queries.js'
 export const SPEED_BOOKS_URL = '/speed/agent/books'
 export const SPEED_LEDGER_URL = '/speed/agent/ledger'
 export const SPEED_PLAIN_LEDGER_URL = '/speed/ledger'
+export const SPEED_PLAIN_BOOKS_URL = '/speed/books'
 
 /** The ledger's offset style, as the demo mounts it. */
 const LEDGER_CEILING = 500
@@ -39,7 +40,8 @@ export async function handSpeedServer ({ databasePath, key, timeZone }: ServerOp
     // Unfiltered, from an instant on, up to one, and between two: the walk scenario's filters (walk.ts).
     countLedger: LEDGER_RANGES.map((where) => connection.prepare(`select count(*) as count from ledger${where}`).pluck()),
     ledger: LEDGER_RANGES.map((where) => connection.prepare(`select id, memo, amount, posted_at from ledger${where} order by id limit @limit offset @offset`)),
-    allLedger: connection.prepare('select id, memo, amount, posted_at, account_id from ledger order by id')
+    allLedger: LEDGER_RANGES.map((where) => connection.prepare(`select id, memo, amount, posted_at, account_id from ledger${where} order by id`)),
+    allBooks: connection.prepare('select id, title, status, price, published_on, author_id from books order by id')
   }
   const postedAt = timestampCutter(timeZone)
   const allowed = bearerCheck(key)
@@ -57,13 +59,12 @@ export async function handSpeedServer ({ databasePath, key, timeZone }: ServerOp
   })
 
   server.get(SPEED_LEDGER_URL, async (request, reply) => {
-    const query = request.query as { offset?: string, limit?: string, posted_at_min?: string, posted_at_max?: string }
+    const query = request.query as LedgerRange & { offset?: string, limit?: string }
     const offset = integer(query.offset) ?? 0
     const asked = integer(query.limit) ?? LEDGER_DEFAULT_LIMIT
     const limit = Math.min(asked, LEDGER_CEILING)
+    const { range, bounds } = ledgerRange(query)
     const { posted_at_min: min, posted_at_max: max } = query
-    const range = (min === undefined ? 0 : 1) + (max === undefined ? 0 : 2)
-    const bounds = { ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) }
     const total = statements.countLedger[range].get(bounds) as number
     const rows = offset < total ? statements.ledger[range].all({ ...bounds, limit, offset }) as LedgerRow[] : []
     const items = rows.map((row) => ({ id: row.id, memo: row.memo, amount: `EUR ${row.amount}`, posted_at: postedAt(row.posted_at) }))
@@ -78,10 +79,24 @@ export async function handSpeedServer ({ databasePath, key, timeZone }: ServerOp
     return await reply.type(`${AGENT_MEDIA_TYPE}; charset=utf-8`).send(JSON.stringify(envelope))
   })
 
-  server.get(SPEED_PLAIN_LEDGER_URL, async (_request, reply) => {
-    return await reply.type('application/json; charset=utf-8').send(JSON.stringify(statements.allLedger.all()))
+  server.get(SPEED_PLAIN_LEDGER_URL, async (request, reply) => {
+    const { range, bounds } = ledgerRange(request.query as LedgerRange)
+    return await reply.type('application/json; charset=utf-8').send(JSON.stringify(statements.allLedger[range].all(bounds)))
+  })
+
+  server.get(SPEED_PLAIN_BOOKS_URL, async (request, reply) => {
+    if (!allowed(request.headers.authorization)) return await reply.code(401).send({ error: 'unauthorized' })
+    return await reply.type('application/json; charset=utf-8').send(JSON.stringify(statements.allBooks.all()))
   })
   return server
+}
+
+/** The ledger's range filters, as sent. */
+interface LedgerRange { posted_at_min?: string, posted_at_max?: string }
+
+/** Which of LEDGER_RANGES the filters sent select, and their values as its statements name them. */
+function ledgerRange ({ posted_at_min: min, posted_at_max: max }: LedgerRange): { range: number, bounds: Record<string, string> } {
+  return { range: (min === undefined ? 0 : 1) + (max === undefined ? 0 : 2), bounds: { ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) } }
 }
 
 function integer (text: string | undefined): number | undefined {
