@@ -59,7 +59,7 @@ export async function costScenario (databaseUrl: string, key: string, store: str
   }, settings, log)
   const medians = loadMedians(runs)
   const us = (server: string, size: Size) => medians[`${server}-${size.id}`].cpuUs
-  const scenario = `11 cost per request and per row, from scratch (${store})`
+  const scenario = '11 cost per request and per row, from scratch'
   const rows: Row[] = SIZES.map((size) => ({
     scenario,
     subject: `${size.audience} ${size.rows.toLocaleString('en-US')} ${size.record === 'ledger' ? 'ledger entries' : 'books'}`,
