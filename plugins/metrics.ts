@@ -9,7 +9,6 @@ import fp from 'fastify-plugin'
 import { PROBLEM_KINDS, problemType } from '../src/core/errors.js'
 import { gatewayMetrics, type GatewayMetrics } from '../src/observe/metrics.js'
 import { scope } from '../src/permissions.js'
-import { routeConfig } from './audience.js'
 import { MCP_PATH } from './mcp.js'
 
 declare module 'fastify' {
@@ -50,18 +49,11 @@ async function metrics (app: FastifyInstance, options: MetricsOptions): Promise<
     request.bytesBefore = request.raw.socket?.bytesWritten ?? 0
     done()
   })
-  // What each route is counted as, worked out on its first answer: Fastify builds `routeOptions`
-  // afresh on every read, and a route's config is one object for its whole life.
-  const routes = new WeakMap<object, CountedAs>()
   app.addHook('onResponse', function countAnswer (request: FastifyRequest, reply: FastifyReply, done: () => void) {
-    const config = routeConfig(request)
-    let route = routes.get(config)
-    if (route === undefined) {
-      route = countedAs(request.routeOptions)
-      routes.set(config, route)
-    }
-    const operation = request.operation ?? route.operation
-    const audience = route.audience ?? request.audience
+    // Fastify builds `routeOptions` afresh on every read: read once for both.
+    const route = request.routeOptions
+    const operation = operationOf(request, route)
+    const audience = audienceOf(request, route)
     const written = (request.raw.socket?.bytesWritten ?? 0) - request.bytesBefore
     recorded.request(operation, audience, reply.statusCode, reply.elapsedTime / 1000, Math.max(written, 0))
     if (request.problemType !== undefined) recorded.refusal(operation, CODES.get(request.problemType) ?? 'other')
@@ -80,17 +72,13 @@ async function metrics (app: FastifyInstance, options: MetricsOptions): Promise<
 
 export default fp(metrics, { name: 'metrics', dependencies: ['auth', 'store'] })
 
-/** A route's operation (its operationId, or what kind of request it is: a bounded set) and audience (none when it has no variants). */
-interface CountedAs {
-  readonly operation: string
-  /** `mcp`, `none`, or undefined: the request's own audience. */
-  readonly audience: string | undefined
+/** The route's operationId, the MCP tool called, or what kind of request it was: a bounded set. */
+function operationOf (request: FastifyRequest, { schema, url }: FastifyRequest['routeOptions']): string {
+  if (request.operation !== undefined) return request.operation
+  return (schema as { operationId?: string } | undefined)?.operationId ?? (url === undefined ? 'unrouted' : url === METRICS_PATH ? 'metrics' : 'other')
 }
 
-/** The MCP tool called names its request's operation itself (request.operation); every other request is its route's. */
-function countedAs ({ schema, url, config }: FastifyRequest['routeOptions']): CountedAs {
-  return {
-    operation: (schema as { operationId?: string } | undefined)?.operationId ?? (url === undefined ? 'unrouted' : url === METRICS_PATH ? 'metrics' : 'other'),
-    audience: url === MCP_PATH ? 'mcp' : config.variants === undefined ? 'none' : undefined
-  }
+function audienceOf (request: FastifyRequest, { url, config }: FastifyRequest['routeOptions']): string {
+  if (url === MCP_PATH) return 'mcp'
+  return config.variants === undefined ? 'none' : request.audience
 }

@@ -3,6 +3,7 @@
 // to send the store the SQL it sent last time; most requests of a mount share a handful of
 // arguments (often none at all), so their shapes are kept, a bounded number of them.
 import type { CompiledQuery, Kysely, SelectQueryBuilder } from 'kysely'
+import { compiledOnce } from '../store/compiled.js'
 import { valueKey } from '../value-key.js'
 import type { SortColumn } from './sorted.js'
 import type { Condition, Sort } from './source.js'
@@ -26,7 +27,8 @@ export interface QueryShape<Row> {
 }
 
 export function queryShape<Row> (query: AnyQuery<Row>, sorted?: SortColumn): QueryShape<Row> {
-  const { sql, parameters } = query.compile()
+  // Compiled once for the key and for every stream of it (the store's compiledOnce).
+  const { sql, parameters } = compiledOnce(query)
   return { query, key: valueKey(sql, parameters), page: template(2, (limit, offset) => query.limit(limit).offset(offset)), ...(sorted === undefined ? {} : { sorted }) }
 }
 

@@ -5,7 +5,7 @@
 // nothing timed the same way. Timing adds its own cost, so the process's CPU per request here is a
 // little above an untimed one's; the hooks' figures are read against the floor, not against it.
 import { startServer } from './child.js'
-import { AGENT } from './http.js'
+import { AGENT, body } from './http.js'
 import { measureLoad, warmLoad } from './load.js'
 import { median, round, type Row, type Verdict } from './report.js'
 import type { BenchSettings } from './settings.js'
@@ -87,7 +87,5 @@ export async function hooksScenario (databasePath: string, key: string, settings
 }
 
 async function times (url: string): Promise<Times> {
-  const response = await fetch(url + HOOK_TIMES_URL)
-  if (response.status !== 200) throw new Error(`GET ${HOOK_TIMES_URL}: ${response.status} ${(await response.text()).slice(0, 300)}`)
-  return await response.json() as Times
+  return JSON.parse(await body(url + HOOK_TIMES_URL, {})) as Times
 }

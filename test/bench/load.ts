@@ -16,15 +16,24 @@ interface AutocannonResult {
   duration: number
 }
 
+/** One request autocannon sends; `setupRequest` may rewrite it before each send, `onResponse` reads each answer. */
+export interface AutocannonRequest {
+  method: 'GET' | 'POST'
+  path?: string
+  body?: string
+  setupRequest?: (request: { method: string, path: string }) => { method: string, path: string }
+  onResponse?: (status: number, body: string) => void
+}
+
 interface AutocannonOptions {
   url: string
   connections: number
   duration: number
   headers?: Record<string, string>
-  requests?: Array<{ method: 'GET' | 'POST', path: string, body?: string }>
+  requests?: AutocannonRequest[]
 }
 
-const autocannon = createRequire(import.meta.url)('autocannon') as (options: AutocannonOptions) => Promise<AutocannonResult>
+export const autocannon = createRequire(import.meta.url)('autocannon') as (options: AutocannonOptions) => Promise<AutocannonResult>
 
 export interface LoadResult {
   /** Requests per second over the measured run. */

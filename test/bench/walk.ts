@@ -6,9 +6,9 @@
 // RESPONSE_CACHE_MB as it defaults) against the route hand-written for speed walking the same pages,
 // each in its own process, in alternating rounds (each round fresh processes); pages per second and
 // CPU per page. The first round first compares both servers' bytes along two whole walks.
-import { createRequire } from 'node:module'
 import { cpuSecondsOf, startServer, type ServerProcess } from './child.js'
 import { AGENT } from './http.js'
+import { autocannon } from './load.js'
 import { median, round, type Row, type Verdict } from './report.js'
 import type { BenchSettings } from './settings.js'
 import { SPEED_LEDGER_URL } from './servers/hand-speed.js'
@@ -22,16 +22,6 @@ const FIRST = Date.parse('2026-01-01T00:00:00Z')
 const SPAN_MS = 200 * 86_400_000
 const SETTLE_SECONDS = 0.5
 const SCENARIO = '10 a walk: agents paging the ledger to its end by next_offset, every page new'
-
-interface AutocannonResult { requests: { total: number }, duration: number, errors: number, timeouts: number, non2xx: number }
-interface WalkRequest { method: 'GET', path: string, headers?: Record<string, string> }
-const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
-  url: string
-  connections: number
-  duration: number
-  headers: Record<string, string>
-  requests: Array<{ method: 'GET', setupRequest: (request: WalkRequest) => WalkRequest, onResponse: (status: number, body: string) => void }>
-}) => Promise<AutocannonResult>
 
 /** The `k`-th walk's filters, as a query string: new for every k. */
 export function walkFilters (k: number): string {
@@ -61,7 +51,7 @@ interface WalkResult {
 async function walkFor (server: ServerProcess, prefix: string, agents: number, seconds: number, source: Walks): Promise<WalkResult> {
   let finished = 0
   const failures: string[] = []
-  const agent = async (): Promise<AutocannonResult> => {
+  const agent = async (): ReturnType<typeof autocannon> => {
     let filters = source.next()
     let offset = 0
     return await autocannon({

@@ -63,14 +63,13 @@ export async function handSpeedServer ({ databasePath, key, timeZone }: ServerOp
     const offset = integer(query.offset) ?? 0
     const asked = integer(query.limit) ?? LEDGER_DEFAULT_LIMIT
     const limit = Math.min(asked, LEDGER_CEILING)
-    const { range, bounds } = ledgerRange(query)
-    const { posted_at_min: min, posted_at_max: max } = query
+    const { range, bounds, sent } = ledgerRange(query)
     const total = statements.countLedger[range].get(bounds) as number
     const rows = offset < total ? statements.ledger[range].all({ ...bounds, limit, offset }) as LedgerRow[] : []
     const items = rows.map((row) => ({ id: row.id, memo: row.memo, amount: `EUR ${row.amount}`, posted_at: postedAt(row.posted_at) }))
     const returned = items.length
     const hasMore = offset + returned < total
-    const again = min === undefined ? max === undefined ? '' : ' with the same posted_at_max' : max === undefined ? ' with the same posted_at_min' : ' with the same posted_at_min and posted_at_max'
+    const again = sent.length === 0 ? '' : ` with the same ${sent.join(' and ')}`
     const clauses = [...(hasMore ? [`Send offset=${offset + returned}${again} to get the next entries; repeat until has_more is false`] : []), ...(asked > LEDGER_CEILING ? [`limit was clamped to the maximum of ${LEDGER_CEILING}`] : [])]
     const envelope: Record<string, unknown> = { items, has_more: hasMore, total_entries: total, returned, offset, limit }
     if (hasMore) envelope.next_offset = offset + returned
@@ -94,9 +93,13 @@ export async function handSpeedServer ({ databasePath, key, timeZone }: ServerOp
 /** The ledger's range filters, as sent. */
 interface LedgerRange { posted_at_min?: string, posted_at_max?: string }
 
-/** Which of LEDGER_RANGES the filters sent select, and their values as its statements name them. */
-function ledgerRange ({ posted_at_min: min, posted_at_max: max }: LedgerRange): { range: number, bounds: Record<string, string> } {
-  return { range: (min === undefined ? 0 : 1) + (max === undefined ? 0 : 2), bounds: { ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) } }
+/** Which of LEDGER_RANGES the filters sent select, their values as its statements name them, and the filters sent (as the hint names them). */
+function ledgerRange ({ posted_at_min: min, posted_at_max: max }: LedgerRange): { range: number, bounds: Record<string, string>, sent: string[] } {
+  return {
+    range: (min === undefined ? 0 : 1) + (max === undefined ? 0 : 2),
+    bounds: { ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) },
+    sent: [...(min === undefined ? [] : ['posted_at_min']), ...(max === undefined ? [] : ['posted_at_max'])]
+  }
 }
 
 function integer (text: string | undefined): number | undefined {
