@@ -1,8 +1,9 @@
 // Conditional GETs: a buffered 200 gets a strong ETag naming its bytes and its audience (a streamed
 // plain list comes with a weak one from its route, naming its data: src/http/route.ts), an
 // If-None-Match naming it (or `*`) is answered 304, and an If-Match naming nothing current 412.
+// Two hooks, each with one job: `tagAnswer` names every successful answer, `answerConditional`
+// decides a request that carries a precondition, and costs a header lookup when it carries none.
 import { hash } from 'node:crypto'
-import fastifyEtag from '@fastify/etag'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { Readable } from 'node:stream'
@@ -12,30 +13,52 @@ import { problemOf } from '../src/core/problem.js'
 import { preconditionOutcome, withAudience } from '../src/http/conditional.js'
 import { routeConfig } from './audience.js'
 
-async function etag (app: FastifyInstance): Promise<void> {
-  // @fastify/etag hashes buffered bodies (strings and buffers, never streams), with its own
-  // algorithm and encoding (SHA-1, base64) in one call rather than a Hash object per body. The 304
-  // is decided below: it would compare If-None-Match as one string, and for any status, errors included.
-  await app.register(fastifyEtag, { replyWith304: false, hashFn: sha1 })
+type OnSendDone = (error: Error | null, payload?: unknown) => void
 
-  // With `done` rather than async: a hook run on every answer, spared a promise and a microtask.
-  app.addHook('onSend', function answerConditional (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) {
+async function etag (app: FastifyInstance): Promise<void> {
+  // With `done` rather than async: hooks run on every answer, spared a promise and a microtask each.
+  // Registered in this order, so a precondition is decided on the answer's final tag.
+  app.addHook('onSend', function tagAnswer (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: OnSendDone) {
+    tag(request, reply, payload)
+    done(null, payload)
+  })
+  app.addHook('onSend', function answerConditional (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: OnSendDone) {
+    const { headers } = request
+    // Nothing to decide without a precondition: the answer goes as it is.
+    if (headers['if-none-match'] === undefined && headers['if-match'] === undefined) {
+      done(null, payload)
+      return
+    }
     done(null, conditional(request, reply, payload))
   })
 }
 
-function conditional (request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
-  const hashed = reply.getHeader('etag')
-  // Preconditions apply to successful answers only (RFC 9110 §13.2.1); a problem has no validator.
-  // A 206 (a byte resource's range) keeps its content's: If-None-Match and If-Match apply before Range.
-  if (reply.statusCode !== 200 && reply.statusCode !== 206) {
+/**
+ * Names a successful answer to a safe request: the tag its route set (a streamed plain list's), or
+ * else the SHA-1 of its buffered bytes (a stream has none), named for its audience where the route
+ * has two. Only a 200 or a 206 (a byte resource's range, which keeps its content's) has one:
+ * preconditions apply to successful answers only (RFC 9110 §13.2.1), and a problem has no validator.
+ * Nor has the answer to a POST (an MCP message's): it is no representation a later request could validate.
+ */
+function tag (request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
+  if ((reply.statusCode !== 200 && reply.statusCode !== 206) || !SAFE_METHODS.has(request.method)) {
     reply.removeHeader('etag')
-    return payload
+    return
   }
-  // A streamed plain list has no tag: only `*` (the resource exists) can match it.
-  const tag = typeof hashed !== 'string' ? undefined : routeConfig(request).variants === undefined ? hashed : withAudience(hashed, request.audience)
-  if (tag !== undefined) reply.header('etag', tag)
-  if (!SAFE_METHODS.has(request.method)) return payload
+  const set = reply.getHeader('etag')
+  const named = typeof set === 'string' ? set : typeof payload === 'string' || payload instanceof Buffer ? `"${sha1(payload)}"` : undefined
+  if (named === undefined) return
+  reply.header('etag', routeConfig(request).variants === undefined ? named : withAudience(named, request.audience))
+}
+
+/** The preconditions of a request that sent one, decided on its answer as tagged. */
+function conditional (request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+  // Preconditions apply to successful answers only; a 206 keeps its content's tag: If-None-Match and
+  // If-Match apply before Range.
+  if ((reply.statusCode !== 200 && reply.statusCode !== 206) || !SAFE_METHODS.has(request.method)) return payload
+  // A streamed plain list without a tag of its source's: only `*` (the resource exists) can match it.
+  const set = reply.getHeader('etag')
+  const tag = typeof set === 'string' ? set : undefined
   const outcome = preconditionOutcome(request.headers, tag)
   if (outcome === 'failed') {
     discard(payload)
@@ -56,7 +79,7 @@ function conditional (request: FastifyRequest, reply: FastifyReply, payload: unk
   return null
 }
 
-/** @fastify/etag's hash of a body: SHA-1 of its bytes (a string as UTF-8), in base64. */
+/** A body's hash: SHA-1 of its bytes (a string as UTF-8), in base64, in one call rather than a Hash object per body. */
 function sha1 (payload: string | Buffer): string {
   return hash('sha1', payload, 'base64')
 }

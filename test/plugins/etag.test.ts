@@ -115,6 +115,14 @@ t.test('only GET and HEAD are answered 304', async (t) => {
   const res = await bare.inject({ method: 'POST', url: '/echo', headers: { 'if-none-match': '*' } })
   t.equal(res.statusCode, 200)
   t.equal(res.body, 'same bytes')
+  t.equal(res.headers.etag, undefined, 'a POST\'s answer is no representation to validate later')
+})
+
+t.test('an MCP answer (a POST\'s) has no ETag', async (t) => {
+  const res = await app.inject({ method: 'POST', url: '/mcp', headers: { ...AUTH, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' } })
+  t.equal(res.statusCode, 200)
+  t.match(res.json(), { result: { tools: Array } })
+  t.equal(res.headers.etag, undefined)
 })
 
 t.test('If-Match naming the current tag (or *) is served; naming anything else is a 412 problem', async (t) => {
