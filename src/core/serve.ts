@@ -109,7 +109,8 @@ export async function serveList (plan: ListPlan, call: Call): Promise<Served> {
       call.onRows?.(list.rows, false)
       return { kind: 'json-array', body: list.bytes, tag }
     }
-    const whole = keptAs === undefined || kept === undefined ? undefined : { maxBytes: kept.maxEntryBytes, keep: (bytes: Buffer, rows: number) => { kept.set(keptAs, { kind: 'list', bytes, rows }) } }
+    // Kept from its second ask (served-cache.ts): the first is streamed without recording its bytes.
+    const whole = keptAs === undefined || kept === undefined || !kept.wants(keptAs) ? undefined : { maxBytes: kept.maxEntryBytes, keep: (bytes: Buffer, rows: number) => { kept.set(keptAs, { kind: 'list', bytes, rows }) } }
     // Registration made sure a list read a window at a time is never sorted.
     const rows = isWindowSource(source) ? source.stream(args, where, call) : source.stream(args, where, call, sort)
     return { kind: 'json-array', body: await streamed(rows, (row) => plan.serializeRow(presentAs(row)), call.onRows, whole), tag }
@@ -134,8 +135,8 @@ export async function serveList (plan: ListPlan, call: Call): Promise<Served> {
     rows = page.length
     return project(page)
   }, sent)
-  // Served to every later call of the same name: frozen whole, so no transport can change it for the next.
-  if (key !== undefined) kept?.set(key, { kind: 'page', body: frozenWhole(body), rows })
+  // Served to every later call of the same name, from its second ask: frozen whole, so no transport can change it for the next.
+  if (key !== undefined && kept?.wants(key) === true) kept.set(key, { kind: 'page', body: frozenWhole(body), rows })
   return counted(call, rows, body)
 }
 

@@ -4,6 +4,10 @@
 // answer computed once is the answer until the name changes. Nothing is ever invalidated by hand:
 // a write changes the name, the next request misses, and answers under names no longer read are
 // the least recently used, the first to go. Bounded by bytes, least recently used first (lru-cache).
+// An answer is kept from the second time its name is asked, not the first: most are asked once (each
+// page of an agent's walk, a filter tried once), and keeping those cost each of them its freezing and
+// weighing and pushed out answers that are asked again. The names asked once are remembered, a
+// bounded number of them, so the second ask is known.
 import { LRUCache } from 'lru-cache'
 
 /** An agent's envelope or a plain list's whole bytes, with the rows it holds (metrics are told). */
@@ -16,7 +20,10 @@ export type KeptOutcome = 'hit' | 'miss'
 
 /** One mount's answers: keys need only be unique within it. */
 export interface KeptAnswers {
+  /** The answer kept under `key`; on a miss, the key is remembered as asked. */
   get: (key: string) => KeptAnswer | undefined
+  /** After a miss: whether the answer computed for `key` is worth keeping, its key having missed before (the admission filter). */
+  wants: (key: string) => boolean
   /** Keeps `answer`, unless it weighs more than `maxEntryBytes`. */
   set: (key: string, answer: KeptAnswer) => void
   /** The largest answer kept: a plain list stops being recorded past it. */
@@ -39,6 +46,13 @@ export interface ServedCacheOptions {
 const ENTRY_SHARE = 8
 
 /**
+ * How many names missed are remembered, across every mount, the least recently asked forgotten
+ * first: a name forgotten before it is asked again is kept from its next second ask. A name is about
+ * a hundred bytes: some 400 KiB at most, whatever the cache's size.
+ */
+export const ASKED_NAMES = 4096
+
+/**
  * An envelope kept takes its objects and, once written, its text (serializer.ts): measured on the
  * demo's ledger pages, about 2.9 times its JSON's length of V8's heap.
  */
@@ -53,6 +67,8 @@ export function servedCache ({ maxBytes, onLookup }: ServedCacheOptions): Served
   if (!Number.isSafeInteger(maxBytes) || maxBytes < ENTRY_SHARE) throw new RangeError(`maxBytes must be a whole number of bytes from ${ENTRY_SHARE}; got ${maxBytes}.`)
   const maxEntryBytes = Math.floor(maxBytes / ENTRY_SHARE)
   const answers = new LRUCache<string, KeptAnswer>({ maxSize: maxBytes, maxEntrySize: maxEntryBytes })
+  // Each name missed, with how many times: the admission filter's memory.
+  const missed = new LRUCache<string, number>({ max: ASKED_NAMES })
   let scopes = 0
   return {
     scope: () => {
@@ -60,10 +76,13 @@ export function servedCache ({ maxBytes, onLookup }: ServedCacheOptions): Served
       return {
         maxEntryBytes,
         get: (key) => {
-          const answer = answers.get(prefix + key)
+          const name = prefix + key
+          const answer = answers.get(name)
           onLookup?.(answer === undefined ? 'miss' : 'hit')
+          if (answer === undefined) missed.set(name, (missed.get(name) ?? 0) + 1)
           return answer
         },
+        wants: (key) => (missed.get(prefix + key, { updateAgeOnGet: false }) ?? 0) > 1,
         set: (key, answer) => {
           const size = weight(answer)
           // lru-cache refuses an entry above maxEntrySize (and one of size 0) by not storing it.

@@ -97,17 +97,18 @@ async function checks (t: Test, databaseUrl: string, kind: 'sqlite' | 'postgres'
   await t.test('plain: each tenant its own bare array, whichever asked first; validators and kept lists are per tenant', async (t) => {
     const before = await hits(app)
     const etags = new Map<string, string>()
-    for (const tenant of ['acme', 'globex', 'acme', 'globex', 'initech'] as const) {
+    for (const tenant of ['acme', 'globex', 'acme', 'globex', 'acme', 'globex', 'initech'] as const) {
       const { status, body, etag } = await get(t, '/orders', bearer(tokens[tenant]))
       t.equal(status, 200)
       t.strictSame(body.map((order: { id: number }) => order.id), own(tenant), tenant)
       t.ok(body.every((order: { tenant_id: string }) => order.tenant_id === tenant))
-      if (etags.has(tenant)) t.equal(etag, etags.get(tenant), `${tenant}'s validator holds while the data is unchanged`)
+      // PostgreSQL's version moves with any commit in the cluster (another test file's): only SQLite's surely holds.
+      if (etags.has(tenant) && kind === 'sqlite') t.equal(etag, etags.get(tenant), `${tenant}'s validator holds while the data is unchanged`)
       etags.set(tenant, etag as string)
     }
     t.equal(new Set(etags.values()).size, 3, 'one validator per tenant')
     // PostgreSQL's version moves with any write in the cluster (other tests' too): only SQLite's surely holds.
-    if (kind === 'sqlite') t.ok(await hits(app) - before >= 2, 'the second list of each tenant was a kept one')
+    if (kind === 'sqlite') t.ok(await hits(app) - before >= 2, 'the third list of each tenant was a kept one (the second kept it)')
     const held = await app.inject({ url: '/orders', headers: { ...bearer(tokens.globex), 'if-none-match': etags.get('acme') as string } })
     t.equal(held.statusCode, 200, 'another tenant\'s validator is not this one\'s')
     t.strictSame(held.json().map((order: { id: number }) => order.id), own('globex'))

@@ -102,7 +102,8 @@ t.test('a list is counted, paged and streamed by the caller\'s own rows; kept an
   t.equal(resource.description, 'Orders Only the caller\'s own rows are served: those whose tenant is its "org" claim.', 'the summary stands in for a missing description')
   t.notOk('tenant' in resource.query.properties, 'the rule is no argument')
   const own = (tenant: string): number[] => ROWS.filter((row) => row.tenant === tenant).map((row) => row.id)
-  for (const [principal, tenant] of [[acme, 'acme'], [globex, 'globex'], [acme, 'acme']] as const) {
+  // Each tenant's answers are kept from their second ask and served from the third: acme's among globex's.
+  for (const [principal, tenant] of [[acme, 'acme'], [globex, 'globex'], [acme, 'acme'], [globex, 'globex'], [acme, 'acme']] as const) {
     const page = await resource.serve({ audience: 'agent', query: { limit: '100' }, params: {}, principal }) as { body: { items: Array<{ id: number }>, total_orders: number } }
     t.equal(page.body.total_orders, own(tenant).length, `${tenant}'s total`)
     t.strictSame(page.body.items.map((item) => item.id), own(tenant), `${tenant}'s rows`)

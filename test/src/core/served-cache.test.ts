@@ -1,5 +1,5 @@
 import t from 'tap'
-import { frozenWhole, servedCache, weight, type KeptAnswer, type KeptOutcome } from '../../../src/core/served-cache.js'
+import { ASKED_NAMES, frozenWhole, servedCache, weight, type KeptAnswer, type KeptOutcome } from '../../../src/core/served-cache.js'
 
 const page = (rows: number): KeptAnswer => ({ kind: 'page', body: { items: Array.from({ length: rows }, (_, id) => ({ id })) }, rows })
 /** A plain list of exactly `bytes` bytes. */
@@ -68,4 +68,31 @@ t.test('an answer is frozen whole: every object and array in it, however deep', 
   for (const value of [body, body.items, body.items[0], body.items[0].tags, body.items[0].price]) t.ok(Object.isFrozen(value))
   t.equal(frozenWhole(3), 3)
   t.equal(frozenWhole(null), null)
+})
+
+t.test('an answer is worth keeping from the second miss of its key, in its own scope', async (t) => {
+  const cache = servedCache({ maxBytes: 800 })
+  const books = cache.scope()
+  const ledger = cache.scope()
+  t.equal(books.wants('v1'), false, 'never asked')
+  t.equal(books.get('v1'), undefined)
+  t.equal(books.wants('v1'), false, 'asked once: a walk\'s page, a filter tried once')
+  t.equal(ledger.get('v1'), undefined)
+  t.equal(ledger.wants('v1'), false, 'another mount\'s key of the same name is its own')
+  t.equal(books.get('v1'), undefined)
+  t.equal(books.wants('v1'), true, 'asked again')
+  books.set('v1', list(10))
+  t.ok(books.get('v1'), 'then served as kept')
+})
+
+t.test('the names asked once are bounded: the least recently asked is forgotten first', async (t) => {
+  const answers = servedCache({ maxBytes: 800 }).scope()
+  answers.get('first')
+  for (let i = 0; i < ASKED_NAMES; i++) answers.get(`other-${i}`)
+  answers.get('first')
+  t.equal(answers.wants('first'), false, 'forgotten before its second ask: that ask counts as a first')
+  answers.get('first')
+  t.equal(answers.wants('first'), true)
+  answers.get(`other-${ASKED_NAMES - 1}`)
+  t.equal(answers.wants(`other-${ASKED_NAMES - 1}`), true, 'one asked lately is remembered')
 })
