@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream'
 import Fastify from 'fastify'
 import t from 'tap'
 import audience from '../../plugins/audience.js'
@@ -116,6 +117,21 @@ t.test('only GET and HEAD are answered 304', async (t) => {
   t.equal(res.statusCode, 200)
   t.equal(res.body, 'same bytes')
   t.equal(res.headers.etag, undefined, 'a POST\'s answer is no representation to validate later')
+})
+
+t.test('a streamed answer without a tag of its route\'s is matched by * alone', async (t) => {
+  const bare = Fastify({ logger: false })
+  await bare.register(audience)
+  await bare.register(etag)
+  bare.get('/stream', async () => Readable.from(['a stream']))
+  t.teardown(() => bare.close())
+  const plain = await bare.inject({ url: '/stream' })
+  t.equal(plain.statusCode, 200)
+  t.equal(plain.body, 'a stream')
+  t.equal(plain.headers.etag, undefined, 'its bytes are not known before they are sent')
+  t.equal((await bare.inject({ url: '/stream', headers: { 'if-none-match': '*' } })).statusCode, 304)
+  t.equal((await bare.inject({ url: '/stream', headers: { 'if-none-match': '"a-tag"' } })).statusCode, 200)
+  t.equal((await bare.inject({ url: '/stream', headers: { 'if-match': '"a-tag"' } })).statusCode, 412)
 })
 
 t.test('an MCP answer (a POST\'s) has no ETag', async (t) => {
