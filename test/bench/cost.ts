@@ -4,7 +4,7 @@
 // and from the route hand-written for speed, in alternating rounds (alternate.ts); then, for each
 // audience, the fixed and per-row parts fitted to them by least squares (us = fixed + rows x per row),
 // through the ledger's sizes only: a book is another width of row.
-// On PostgreSQL (BENCH_STORE=postgres) the gateway alone: the speed route reads the SQLite file.
+// On PostgreSQL (BENCH_STORE=postgres) the speed route reads the same schema (servers/speed-reads.ts).
 import { loadMedians, measureInRounds } from './alternate.js'
 import { startServer } from './child.js'
 import { AGENT, AUTH } from './http.js'
@@ -37,8 +37,7 @@ const SIZES: readonly Size[] = [
 ]
 
 export async function costScenario (databaseUrl: string, key: string, store: string, settings: BenchSettings, log: (line: string) => void): Promise<{ rows: Row[], verdicts: Verdict[], summary: Record<string, unknown> }> {
-  // The speed route reads the SQLite file itself: on PostgreSQL, the gateway has no reference beside it.
-  const servers = store === 'sqlite' ? ['gateway', 'speed'] as const : ['gateway'] as const
+  const servers = ['gateway', 'speed'] as const
   const subjects = SIZES.flatMap((size) => servers.map((server) => ({
     id: `${server}-${size.id}`,
     server,

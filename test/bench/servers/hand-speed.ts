@@ -1,18 +1,17 @@
 // A route hand-written for speed: what the gateway's own work is measured against, beside the
-// careful hand-written references. Prepared statements on the SQLite file (better-sqlite3, no query
-// builder, the same SQL every time), the projection written out for these two records, dates and
+// careful hand-written references. Prepared statements on the SQLite file or on PostgreSQL
+// (speed-reads.ts: no query builder, the same SQL every time), the projection written out for these two records, dates and
 // timestamps cut from their ISO text by hand with the zone's offset looked up once per hour, and
 // JSON.stringify. It serves only the pages the limit and walk scenarios measure (the ledger's
 // posted_at range filters included), byte for byte as the gateway serves them.
-import SQLite from 'better-sqlite3'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { DateTime } from 'luxon'
 import { AGENT_MEDIA_TYPE } from '../../../src/audience.js'
 import { handWindow } from '../hand.js'
-import type { BenchBook } from '../seed.js'
 import { bearerCheck } from './auth.js'
 import { BENCH_LOGGER, type ServerOptions } from './options.js'
 import { MAX_PAGE_SIZE } from './queries.js'
+import { speedReads, type LedgerBounds } from './speed-reads.js'
 
 export const SPEED_BOOKS_URL = '/speed/agent/books'
 export const SPEED_LEDGER_URL = '/speed/agent/ledger'
@@ -27,33 +26,19 @@ const LONG_MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'Ju
 const SHORT_MONTHS = LONG_MONTHS.map((month) => month.slice(0, 3))
 const BOOK_STATUSES: Readonly<Record<string, string>> = { draft: 'Draft', published: 'Published' }
 
-/** The ledger's WHERE clauses, by which of posted_at_min (1) and posted_at_max (2) are sent: stored UTC text compares as time. */
-const LEDGER_RANGES = ['', ' where posted_at >= @min', ' where posted_at <= @max', ' where posted_at >= @min and posted_at <= @max']
-
-interface LedgerRow { id: number, memo: string, amount: string, posted_at: string, account_id: number }
-
 export async function handSpeedServer ({ databasePath, key, timeZone }: ServerOptions): Promise<FastifyInstance> {
-  const connection = new SQLite(databasePath, { readonly: true })
-  const statements = {
-    countBooks: connection.prepare('select count(*) as count from books').pluck(),
-    books: connection.prepare('select id, title, status, price, published_on from books order by id limit ? offset ?'),
-    // Unfiltered, from an instant on, up to one, and between two: the walk scenario's filters (walk.ts).
-    countLedger: LEDGER_RANGES.map((where) => connection.prepare(`select count(*) as count from ledger${where}`).pluck()),
-    ledger: LEDGER_RANGES.map((where) => connection.prepare(`select id, memo, amount, posted_at from ledger${where} order by id limit @limit offset @offset`)),
-    allLedger: LEDGER_RANGES.map((where) => connection.prepare(`select id, memo, amount, posted_at, account_id from ledger${where} order by id`)),
-    allBooks: connection.prepare('select id, title, status, price, published_on, author_id from books order by id')
-  }
+  const reads = speedReads(databasePath)
   const postedAt = timestampCutter(timeZone)
   const allowed = bearerCheck(key)
   const server = Fastify({ logger: BENCH_LOGGER })
-  server.addHook('onClose', async () => { connection.close() })
+  server.addHook('onClose', async () => { await reads.close() })
 
   server.get(SPEED_BOOKS_URL, async (request, reply) => {
     if (!allowed(request.headers.authorization)) return await reply.code(401).send({ error: 'unauthorized' })
     const { page, limit } = request.query as { page?: string, limit?: string }
-    const total = statements.countBooks.get() as number
+    const total = await reads.countBooks()
     const window = handWindow(integer(page), integer(limit), total, MAX_PAGE_SIZE)
-    const rows = statements.books.all(window.limit, window.offset) as BenchBook[]
+    const rows = await reads.books(window.limit, window.offset)
     const items = rows.map((row) => ({ id: row.id, title: row.title, status: BOOK_STATUSES[row.status] ?? row.status, price: `EUR ${row.price}`, published_on: row.published_on === null ? null : longDate(row.published_on) }))
     return await reply.type(`${AGENT_MEDIA_TYPE}; charset=utf-8`).send(JSON.stringify({ items, page: window.page, totalPages: window.totalPages, hasNext: window.page < window.totalPages }))
   })
@@ -63,9 +48,9 @@ export async function handSpeedServer ({ databasePath, key, timeZone }: ServerOp
     const offset = integer(query.offset) ?? 0
     const asked = integer(query.limit) ?? LEDGER_DEFAULT_LIMIT
     const limit = Math.min(asked, LEDGER_CEILING)
-    const { range, bounds, sent } = ledgerRange(query)
-    const total = statements.countLedger[range].get(bounds) as number
-    const rows = offset < total ? statements.ledger[range].all({ ...bounds, limit, offset }) as LedgerRow[] : []
+    const { bounds, sent } = ledgerRange(query)
+    const total = await reads.countLedger(bounds)
+    const rows = offset < total ? await reads.ledger(bounds, limit, offset) : []
     const items = rows.map((row) => ({ id: row.id, memo: row.memo, amount: `EUR ${row.amount}`, posted_at: postedAt(row.posted_at) }))
     const returned = items.length
     const hasMore = offset + returned < total
@@ -79,13 +64,13 @@ export async function handSpeedServer ({ databasePath, key, timeZone }: ServerOp
   })
 
   server.get(SPEED_PLAIN_LEDGER_URL, async (request, reply) => {
-    const { range, bounds } = ledgerRange(request.query as LedgerRange)
-    return await reply.type('application/json; charset=utf-8').send(JSON.stringify(statements.allLedger[range].all(bounds)))
+    const { bounds } = ledgerRange(request.query as LedgerRange)
+    return await reply.type('application/json; charset=utf-8').send(JSON.stringify(await reads.allLedger(bounds)))
   })
 
   server.get(SPEED_PLAIN_BOOKS_URL, async (request, reply) => {
     if (!allowed(request.headers.authorization)) return await reply.code(401).send({ error: 'unauthorized' })
-    return await reply.type('application/json; charset=utf-8').send(JSON.stringify(statements.allBooks.all()))
+    return await reply.type('application/json; charset=utf-8').send(JSON.stringify(await reads.allBooks()))
   })
   return server
 }
@@ -93,10 +78,9 @@ export async function handSpeedServer ({ databasePath, key, timeZone }: ServerOp
 /** The ledger's range filters, as sent. */
 interface LedgerRange { posted_at_min?: string, posted_at_max?: string }
 
-/** Which of LEDGER_RANGES the filters sent select, their values as its statements name them, and the filters sent (as the hint names them). */
-function ledgerRange ({ posted_at_min: min, posted_at_max: max }: LedgerRange): { range: number, bounds: Record<string, string>, sent: string[] } {
+/** The filters sent, as the speed route's reads bound them and as the hint names them. */
+function ledgerRange ({ posted_at_min: min, posted_at_max: max }: LedgerRange): { bounds: LedgerBounds, sent: string[] } {
   return {
-    range: (min === undefined ? 0 : 1) + (max === undefined ? 0 : 2),
     bounds: { ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) },
     sent: [...(min === undefined ? [] : ['posted_at_min']), ...(max === undefined ? [] : ['posted_at_max'])]
   }
