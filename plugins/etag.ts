@@ -41,7 +41,7 @@ async function etag (app: FastifyInstance): Promise<void> {
  * Nor has the answer to a POST (an MCP message's): it is no representation a later request could validate.
  */
 function tag (request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
-  if ((reply.statusCode !== 200 && reply.statusCode !== 206) || !SAFE_METHODS.has(request.method)) {
+  if (!validated(request, reply)) {
     reply.removeHeader('etag')
     return
   }
@@ -53,9 +53,8 @@ function tag (request: FastifyRequest, reply: FastifyReply, payload: unknown): v
 
 /** The preconditions of a request that sent one, decided on its answer as tagged. */
 function conditional (request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
-  // Preconditions apply to successful answers only; a 206 keeps its content's tag: If-None-Match and
-  // If-Match apply before Range.
-  if ((reply.statusCode !== 200 && reply.statusCode !== 206) || !SAFE_METHODS.has(request.method)) return payload
+  // A 206 keeps its content's tag: If-None-Match and If-Match apply before Range.
+  if (!validated(request, reply)) return payload
   // A streamed plain list without a tag of its source's: only `*` (the resource exists) can match it.
   const set = reply.getHeader('etag')
   const tag = typeof set === 'string' ? set : undefined
@@ -77,6 +76,11 @@ function conditional (request: FastifyRequest, reply: FastifyReply, payload: unk
   if (request.method === 'HEAD') return payload
   discard(payload)
   return null
+}
+
+/** Whether an answer has a validator, and so preconditions: a 200 or a 206 to a GET or a HEAD. */
+function validated (request: FastifyRequest, reply: FastifyReply): boolean {
+  return (reply.statusCode === 200 || reply.statusCode === 206) && SAFE_METHODS.has(request.method)
 }
 
 /** A body's hash: SHA-1 of its bytes (a string as UTF-8), in base64, in one call rather than a Hash object per body. */

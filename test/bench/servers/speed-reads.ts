@@ -37,15 +37,19 @@ function rangeOf ({ min, max }: LedgerBounds): number {
 /** How many bounds each range binds. */
 const BOUNDS = [0, 1, 1, 2]
 
-/** The ledger's WHERE clause of each range, with its bounds named as `name(i)` writes the i-th: stored UTC text compares as time. */
-function ranges (name: (i: number) => string): string[] {
-  return ['', ` where posted_at >= ${name(1)}`, ` where posted_at <= ${name(1)}`, ` where posted_at >= ${name(1)} and posted_at <= ${name(2)}`]
+/**
+ * The ledger's WHERE clause of each range, its bounds written as the store's parameters are: the
+ * lower bound `min`, the upper one `max` alone and `maxAfterMin` after a lower one. Stored UTC text
+ * compares as time.
+ */
+function ranges (min: string, max: string, maxAfterMin: string = max): string[] {
+  return ['', ` where posted_at >= ${min}`, ` where posted_at <= ${max}`, ` where posted_at >= ${min} and posted_at <= ${maxAfterMin}`]
 }
 
 function sqliteReads (path: string): SpeedReads {
   const connection = new SQLite(path, { readonly: true })
-  // Bound by name: @b1 is the range's first bound, @b2 its second.
-  const where = ranges((i) => `@b${i}`)
+  // Bound by name: the bounds as sent are the statement's parameters.
+  const where = ranges('@min', '@max')
   const countBooks = connection.prepare('select count(*) as count from books').pluck()
   const books = connection.prepare('select id, title, status, price, published_on from books order by id limit ? offset ?')
   const countLedger = where.map((clause) => connection.prepare(`select count(*) as count from ledger${clause}`).pluck())
@@ -55,17 +59,12 @@ function sqliteReads (path: string): SpeedReads {
   return {
     countBooks: () => countBooks.get() as number,
     books: (limit, offset) => books.all(limit, offset) as BenchBook[],
-    countLedger: (bounds) => countLedger[rangeOf(bounds)].get(named(bounds)) as number,
-    ledger: (bounds, limit, offset) => ledger[rangeOf(bounds)].all({ ...named(bounds), limit, offset }) as LedgerRow[],
-    allLedger: (bounds) => allLedger[rangeOf(bounds)].all(named(bounds)) as LedgerRow[],
+    countLedger: (bounds) => countLedger[rangeOf(bounds)].get(bounds) as number,
+    ledger: (bounds, limit, offset) => ledger[rangeOf(bounds)].all({ ...bounds, limit, offset }) as LedgerRow[],
+    allLedger: (bounds) => allLedger[rangeOf(bounds)].all(bounds) as LedgerRow[],
     allBooks: () => allBooks.all() as BenchBook[],
     close: async () => { connection.close() }
   }
-}
-
-/** The bounds sent, as @b1 and @b2. */
-function named (bounds: LedgerBounds): Record<string, string> {
-  return Object.fromEntries(positional(bounds).map((value, i) => [`b${i + 1}`, value]))
 }
 
 /** The bounds sent, in the order the range's clause names them. */
@@ -76,7 +75,7 @@ function positional ({ min, max }: LedgerBounds): string[] {
 function postgresReads (url: string): SpeedReads {
   const { connectionString, options } = postgresSettings(url)
   const pool = new pg.Pool({ connectionString, options, allowExitOnIdle: true })
-  const where = ranges((i) => `$${i}`)
+  const where = ranges('$1', '$1', '$2')
   // A name per statement: pg prepares it on each connection the first time, then only binds it.
   const statement = (name: string, text: string) => ({ name, text })
   const countLedger = where.map((clause, range) => statement(`count-ledger-${range}`, `select count(*) as count from ledger${clause}`))
