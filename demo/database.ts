@@ -20,7 +20,7 @@ export interface BookCoverTable {
 }
 
 /** An invoice's status, as stored. */
-export type InvoiceStatus = 'PENDING_REVIEW' | 'LEGACY_REVIEW' | 'PAID'
+export type InvoiceStatus = 'PENDING_REVIEW' | 'LEGACY_REVIEW' | 'PAID' | 'REFUNDED'
 
 export interface InvoiceTable {
   id: number

@@ -13,6 +13,7 @@ import { directAnswer, directCallOf, type DirectCall } from '../src/mcp/direct.j
 import { mcpServerFor, type McpCaller, type McpCallContext } from '../src/mcp/server.js'
 import { refusal, toolsOf, type Tool } from '../src/mcp/tools.js'
 import { refusingCheck } from '../src/permissions.js'
+import { callerOf as clientOf } from '../src/http/caller.js'
 import type { CorsAllowance } from './cors.js'
 import { BEARER_ONLY } from './oauth-discovery.js'
 import { sendProblem } from './problems.js'
@@ -72,7 +73,7 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
   let named = new Map<string, Tool>()
   // Once every route is mounted: each resource's tool, built once, in name order.
   app.addHook('onReady', async () => {
-    tools = toolsOf(app.resources)
+    tools = toolsOf(app.resources, app.actions)
     named = new Map(tools.map((tool) => [tool.definition.name, tool]))
   })
   let handler: Promise<ReturnType<Sdk['createMcpHandler']>> | undefined
@@ -131,7 +132,7 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
           // Nearly every message: a plain call of a tool this caller may call (see src/mcp/direct.ts).
           const call = directCall(sdk, request)
           const tool = call === undefined ? undefined : named.get(call.name)
-          if (call !== undefined && tool !== undefined && refusingCheck(tool.resource.permissions, request.principal) === undefined) {
+          if (call !== undefined && tool !== undefined && refusingCheck(tool.permissions, request.principal) === undefined) {
             const result = await tool.call(call.arguments, (err) => { request.log.error({ err, tool: call.name }, 'tool call failed') }, contextOf(request, call.name))
             // A Buffer, as the SDK's answer is sent: Fastify would add a charset to a string's type.
             return await reply.code(200).type('application/json').send(Buffer.from(directAnswer(call, result)))
@@ -193,8 +194,8 @@ function scopeRefusal (request: FastifyRequest, named: ReadonlyMap<string, Tool>
   if (principal?.issuer === undefined || rpcOf(request.body)?.method !== 'tools/call') return undefined
   const name = (request.body as { params?: { name?: unknown } }).params?.name
   const tool = typeof name === 'string' ? named.get(name) : undefined
-  if (tool === undefined || refusingCheck(tool.resource.permissions, principal)?.scope === undefined) return undefined
-  return request.server.permissionRefusal(tool.resource.permissions, principal)
+  if (tool === undefined || refusingCheck(tool.permissions, principal)?.scope === undefined) return undefined
+  return request.server.permissionRefusal(tool.permissions, principal)
 }
 
 /** Who calls, as the request's hooks found them. */
@@ -206,7 +207,7 @@ function callerFrom (request: FastifyRequest): McpCaller {
 function contextOf (request: FastifyRequest, tool: string): McpCallContext {
   request.operation = tool
   const { rows } = request.server.metrics
-  return { principal: request.principal, requestId: request.id, log: request.log, onRows: (count, clamped) => { rows(tool, 'mcp', count, clamped) } }
+  return { principal: request.principal, requestId: request.id, log: request.log, client: clientOf(request), onRows: (count, clamped) => { rows(tool, 'mcp', count, clamped) } }
 }
 
 /** The caller, carried to the per-request server as the SDK's auth info: a key's fingerprint, never the key. */

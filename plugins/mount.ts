@@ -4,8 +4,12 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { MEBIBYTE, RESPONSE_CACHE_DEFAULT_MB } from '../src/config.js'
 import { compileMount, type Resource } from '../src/core/resource.js'
+import type { ActSettings } from '../src/core/act.js'
+import { compileAction, type ActionMount, type ActionResource } from '../src/core/action.js'
+import { actionRouteOf } from '../src/http/action-route.js'
+import { setUpIdempotency, storeIdempotency } from '../src/store/idempotency.js'
 import { servedCache } from '../src/core/served-cache.js'
-import type { Mount, MountSettings } from '../src/core/mount.js'
+import { MountError, type Mount, type MountSettings } from '../src/core/mount.js'
 import { validators, type Validators } from '../src/core/validators.js'
 import { routeOf } from '../src/http/route.js'
 import { DEFAULT_CONTENDED_STALL_MS, DEFAULT_STALL_MS } from '../src/http/stalled.js'
@@ -13,9 +17,11 @@ import { DEFAULT_CONTENDED_STALL_MS, DEFAULT_STALL_MS } from '../src/http/stalle
 declare module 'fastify' {
   interface FastifyInstance {
     /** Serves `mount` to plain clients and agents; its source's rows must match its declaration. */
-    mount: <Args, Row>(mount: Mount<Args, Row>) => void
+    mount: <Args, Row>(mount: Mount<Args, Row> | ActionMount) => void
     /** Every resource mounted so far, in mount order: what other transports (MCP) serve. */
     readonly resources: readonly Resource[]
+    /** Every action mounted so far, in mount order: MCP serves them as tools too. */
+    readonly actions: readonly ActionResource[]
     /**
      * The checks this app compiles (arguments, upstream rows): an upstream source given them
      * (`validators: app.validators`) compiles its row check with the app's, and it goes with the app.
@@ -53,18 +59,44 @@ async function mount (app: FastifyInstance, options: MountOptions): Promise<void
   const responses = cacheBytes === 0 ? undefined : servedCache({ maxBytes: cacheBytes, onLookup: app.hasDecorator('metrics') ? app.metrics.kept : undefined })
   // The app's own: what it compiles is released with it, a reload's old app included.
   const checks = validators()
-  const settings: MountSettings = { timeZone: options.timeZone, handleDescription: options.handleDescription ?? HANDLE_DESCRIPTION, responses, validators: checks }
+  // Retried actions' keys, in the store every replica reads (src/store/idempotency.ts).
+  const acting: ActSettings = { idempotency: storeIdempotency(app.store), onOutcome: app.hasDecorator('metrics') ? app.metrics.action : undefined }
+  const settings: MountSettings = { timeZone: options.timeZone, handleDescription: options.handleDescription ?? HANDLE_DESCRIPTION, responses, validators: checks, acting }
   const { readersWanted } = options
   const contended = readersWanted === undefined ? undefined : { ms: options.contendedStallMs ?? DEFAULT_CONTENDED_STALL_MS, waiting: readersWanted }
   const route = { stallMs: options.stallMs ?? DEFAULT_STALL_MS, contended, onRows: recorded ?? uncounted, takesTokens: app.takesTokens }
   const resources: Resource[] = []
+  const actions: ActionResource[] = []
   app.decorate('resources', { getter: () => resources })
+  app.decorate('actions', { getter: () => actions })
   app.decorate('validators', checks)
-  app.decorate('mount', function mountRoute (this: FastifyInstance, definition: Mount) {
+  app.decorate('mount', function mountRoute (this: FastifyInstance, definition: Mount | ActionMount) {
+    if (definition.kind === 'action') {
+      const action = compileAction(definition, settings)
+      this.route(actionRouteOf(action))
+      actions.push(action)
+      return
+    }
     const resource = compileMount(definition, settings)
     this.route(routeOf(resource, route))
     resources.push(resource)
   })
+  app.addHook('onReady', async function keysTable () {
+    unbound(resources, actions)
+    if (actions.length > 0) await setUpIdempotency(app.store)
+  })
 }
 
-export default fp(mount, { name: 'mount', dependencies: ['audience', 'auth', 'problems'] })
+/** Every affordance a mounted record binds to an action names one mounted: an agent told to call it finds it. */
+function unbound (resources: readonly Resource[], actions: readonly ActionResource[]): void {
+  const mounted = new Set(actions.map((action) => action.name))
+  for (const resource of resources) {
+    for (const [name, affordance] of Object.entries(resource.affordances ?? {})) {
+      if (affordance.action !== undefined && !mounted.has(affordance.action)) {
+        throw new MountError(`Route '${resource.name}': its affordance '${name}' names the action '${affordance.action}', which is not mounted; mount it, or leave the affordance unbound.`)
+      }
+    }
+  }
+}
+
+export default fp(mount, { name: 'mount', dependencies: ['audience', 'auth', 'problems', 'store'] })

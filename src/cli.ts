@@ -254,6 +254,7 @@ async function mcpStdio (path: string, io: Io): Promise<number | undefined> {
   }
   const served = await serveMcpStdio({
     resources: app.resources,
+    actions: app.actions,
     info: { name: 'audience-gateway', version: pkg.version },
     principal,
     keyHint: `start the server with ${STDIO_KEY_VARIABLE} set to one of API_KEYS.`,
@@ -271,7 +272,7 @@ async function mcpStdio (path: string, io: Io): Promise<number | undefined> {
   }
   process.stdin.once('end', stop).once('close', stop)
   process.once('SIGINT', stop).once('SIGTERM', stop)
-  log.info({ tools: app.resources.length, keyId: principal?.keyId ?? null }, 'serving MCP over stdio')
+  log.info({ tools: app.resources.length + app.actions.length, keyId: principal?.keyId ?? null }, 'serving MCP over stdio')
   return undefined
 }
 

@@ -37,6 +37,10 @@ export type { ByteOptions, LineOptions, ListPaging, OffsetOptions, PageOptions }
 export { compileMount, MountError, type FilterKind, type Filters, type RowRule, type SortOptions, type ListMount, type BytesMount, type Mount, type Resource, type RetrieveMount, type TextMount } from './core/index.js'
 export { problem, problemOf, type Problem, type ProblemCode } from './core/index.js'
 
+// Acting: an action declared beside the reads, bound to the affordance it acts on, and what it acts with.
+export { compileAction, DEFAULT_MAX_BODY_BYTES, type ActionContext, type ActionHooks, type ActionInput, type ActionMethod, type ActionMount, type ActionResource, type ActionTarget } from './core/action.js'
+export { storeAction, type StoreActionOptions } from './sources/store-action.js'
+
 // Where rows come from.
 export {
   arrayRecordSource, arraySource, bufferContent, fileBytesSource, kyselyRecordSource, kyselySource, recordBytesSource, recordTextSource,

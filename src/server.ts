@@ -76,7 +76,7 @@ export function serverOptions (level: Config['logLevel']): FastifyHttpOptions<Se
     http: { ...LISTENER_LIMITS.http },
     // The caller's X-Request-Id when it is safe to repeat, else a new one: on every log line (reqId).
     genReqId: requestIdOf,
-    // Nothing here takes a body: 1 KiB is room for a stray one, not for an upload.
+    // Only an action takes a body, and its route says how large (maxBodyBytes): elsewhere 1 KiB is room for a stray one, not for an upload.
     bodyLimit: 1024,
     routerOptions: { maxParamLength: 100 },
     // On close: idle sockets are closed at once, in-flight requests finish. A request that still

@@ -1,8 +1,9 @@
 // Invoices: choices with displays, hidden nested fields, and a refund affordance per row.
 import type { FastifyInstance } from 'fastify'
-import { kyselySource, type RowOf, scope } from '../../src/index.js'
-import type { InvoiceTable } from '../../demo/database.js'
+import { kyselySource, scope } from '../../src/index.js'
+import { decode } from './decode.js'
 import { Invoice } from './invoice.js'
+import refund from './refund.js'
 
 export default async function invoices (app: FastifyInstance): Promise<void> {
   app.mount({
@@ -20,15 +21,6 @@ export default async function invoices (app: FastifyInstance): Promise<void> {
     // `status=PAID` (the value, not the display) and `number_prefix=INV-`.
     filters: { status: 'equals', number: 'prefix' }
   })
-}
-
-/** Stored JSON columns back to values; an absent note stays absent, as the record allows. */
-function decode ({ tags, lines, customer, note, ...row }: InvoiceTable): RowOf<typeof Invoice> {
-  return {
-    ...row,
-    tags: JSON.parse(tags),
-    lines: JSON.parse(lines),
-    customer: JSON.parse(customer),
-    ...(note === null ? {} : { note })
-  }
+  // What each invoice's refund affordance names: the action that refunds it.
+  await refund(app)
 }

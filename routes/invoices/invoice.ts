@@ -6,7 +6,8 @@ import { choices, declareRecord, handle, hidden, label, Nullable, timestamp } fr
 const STATUSES = [
   ['PENDING_REVIEW', 'Awaiting review'],
   ['LEGACY_REVIEW', 'Awaiting review'],
-  ['PAID', 'Paid']
+  ['PAID', 'Paid'],
+  ['REFUNDED', 'Refunded']
 ] as const
 
 const PRIORITIES = [[1, 'Low'], [2, 'High']] as const
@@ -33,6 +34,13 @@ export const Invoice = declareRecord('Invoice', Type.Object({
 }, { description: 'An invoice.' }), {
   refund: {
     description: 'Refund the invoice.',
-    when: (invoice) => invoice.status === 'PAID' || { code: 'not_paid', reason: 'Only a paid invoice can be refunded.' }
+    when: refundable,
+    action: 'refundInvoice'
   }
 })
+
+/** Whether an invoice can be refunded now: what every answer says, and what the refund checks again. */
+function refundable (invoice: { status: string }): true | { code: string, reason: string } {
+  if (invoice.status === 'REFUNDED') return { code: 'refunded', reason: 'The invoice is already refunded.' }
+  return invoice.status === 'PAID' || { code: 'not_paid', reason: 'Only a paid invoice can be refunded.' }
+}

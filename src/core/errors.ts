@@ -24,12 +24,17 @@ export const PROBLEM_KINDS = {
   AG_NOT_FOUND: { status: 404, title: 'Not found', when: 'no such record' },
   AG_METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed', when: 'a method the path is not served with (`Allow` lists those it is)' },
   AG_NOT_ACCEPTABLE: { status: 406, title: 'Not acceptable', when: 'none of the media types in Accept is on offer' },
+  AG_ACTION_UNAVAILABLE: { status: 409, title: 'Action unavailable', when: 'the action is no longer available on the record (its `code` and `reason` are the affordance\'s, as a read of the record now says them); nothing was done' },
+  AG_IDEMPOTENCY_IN_PROGRESS: { status: 409, title: 'Call in progress', when: 'a call with the same Idempotency-Key is still being acted on; retry after the Retry-After header\'s seconds for its result', retryAfter: 1 },
   AG_REQUEST_TIMEOUT: { status: 408, title: 'Request timeout', when: 'the request did not arrive whole in time' },
   AG_PRECONDITION_FAILED: { status: 412, title: 'Precondition failed', when: 'If-Match names no current representation' },
   AG_BODY_NOT_ALLOWED: { status: 413, title: 'Body not allowed', when: 'a body on a GET or HEAD request' },
+  AG_BODY_TOO_LARGE: { status: 413, title: 'Body too large', when: 'a request body larger than the action takes' },
   AG_PARAMETER_TOO_LONG: { status: 414, title: 'Parameter too long', when: 'a path parameter longer than the server reads' },
+  AG_UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type', when: 'a request body that is not JSON (`Content-Type: application/json`)' },
   AG_RANGE_NOT_SATISFIABLE: { status: 416, title: 'Range not satisfiable', when: 'a Range header whose range starts past the end of the content (`Content-Range: bytes */<length>` gives its length)' },
   AG_EXPECTATION_FAILED: { status: 417, title: 'Expectation failed', when: 'an `Expect` header other than `100-continue`' },
+  AG_IDEMPOTENCY_KEY_REUSED: { status: 422, title: 'Idempotency key reused', when: 'an Idempotency-Key already used for this action with other arguments: send a new key for a new call' },
   AG_RATE_LIMITED: { status: 429, title: 'Rate limited', when: 'too many requests from this key or address; retry after the Retry-After header\'s seconds' },
   AG_TOO_MANY_STREAMS: { status: 429, title: 'Too many streams', when: 'a whole list asked for while this key or address is already streaming as many as one caller may at once; retry once one of them has ended', retryAfter: 5 },
   AG_HEADERS_TOO_LARGE: { status: 431, title: 'Headers too large', when: 'the request\'s headers are too large' },
@@ -48,6 +53,17 @@ export type ProblemCode = keyof typeof PROBLEM_KINDS
 
 /** Per-argument messages, as problem+json's `errors` member carries them. */
 export type ArgumentErrors = Record<string, string[]>
+
+/** Why an action is unavailable, as its affordance answers: a machine code and a human reason. */
+export interface Unavailable {
+  readonly code: string
+  readonly reason: string
+}
+
+/** The 409 of an action whose affordance no longer holds: the affordance's own code and reason, carried as the problem's. */
+export function actionUnavailable (action: string, why: Unavailable): Error & { unavailable: Unavailable } {
+  return Object.assign(problem('AG_ACTION_UNAVAILABLE', `${action} is not available on this record now: ${why.reason} Nothing was done.`), { unavailable: { code: why.code, reason: why.reason } })
+}
 
 /**
  * The error a code names, with `detail` saying what went wrong with this request (and, for a client

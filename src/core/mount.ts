@@ -3,6 +3,7 @@
 // type, so a source whose rows do not match the declared record does not compile.
 import type { TObject } from 'typebox'
 import type { Marking, RecordDeclaration } from '../declare/index.js'
+import type { ActSettings } from './act.js'
 import type { Filters } from './filters.js'
 import type { RowRule } from './row-rule.js'
 import type { ServedCache } from './served-cache.js'
@@ -106,6 +107,8 @@ export interface MountSettings {
   readonly responses?: ServedCache
   /** The app's checks (validators.ts), which compile the mount's arguments check; absent, the mount has a set of its own. */
   readonly validators?: Validators
+  /** Where actions' Idempotency-Keys are kept and who is told their outcomes (act.ts); an action needs it. */
+  readonly acting?: ActSettings
 }
 
 export class MountError extends Error {

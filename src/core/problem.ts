@@ -5,7 +5,7 @@ import { STATUS_CODES } from 'node:http'
 import Type, { type Static } from 'typebox'
 import { isStoreUnavailable } from '../store/errors.js'
 import { argumentErrors } from './arguments.js'
-import { invalidArguments, isProblemCode, problem, PROBLEM_KINDS, problemType, type ArgumentErrors, type ProblemCode, type ProblemKind } from './errors.js'
+import { invalidArguments, isProblemCode, problem, PROBLEM_KINDS, problemType, type ArgumentErrors, type ProblemCode, type ProblemKind, type Unavailable } from './errors.js'
 
 export const Problem = Type.Object({
   type: Type.String({
@@ -19,6 +19,8 @@ export const Problem = Type.Object({
     additionalProperties: Type.Array(Type.String()),
     description: 'For invalid input: each offending argument, with what is wrong with it.'
   })),
+  code: Type.Optional(Type.String({ description: 'For an action no longer available: the affordance\'s machine-readable code, as a read of the record says it now.' })),
+  reason: Type.Optional(Type.String({ description: 'For an action no longer available: the affordance\'s reason, for a human.' })),
   request_id: Type.Optional(Type.String({
     maxLength: 128,
     description: 'The request\'s id (its `X-Request-Id`): every log line of the request carries it. Absent only where no request exists (a connection refused before one was read).'
@@ -66,13 +68,19 @@ interface ErrorFields {
   errors?: unknown
   validation?: unknown
   validationContext?: unknown
+  unavailable?: unknown
 }
 
 function registryBody (error: ErrorFields, status: number): Problem {
   const code = error.code as ProblemCode
   const body: Problem = { type: problemType(code), title: PROBLEM_KINDS[code].title, status, detail: String(error.message) }
   if (typeof error.errors === 'object' && error.errors !== null) body.errors = error.errors as ArgumentErrors
+  if (typeof error.unavailable === 'object' && error.unavailable !== null) Object.assign(body, pickUnavailable(error.unavailable as Unavailable))
   return body
+}
+
+function pickUnavailable ({ code, reason }: Unavailable): Unavailable {
+  return { code, reason }
 }
 
 function statusOf (statusCode: unknown): number {

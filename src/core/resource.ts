@@ -11,6 +11,7 @@ import { argumentChecker } from './arguments.js'
 import { compileFilters } from './filters.js'
 import { compileRowRule } from './row-rule.js'
 import type { ProblemCode } from './errors.js'
+import type { RecordDeclaration } from '../declare/index.js'
 import { MountError, type Mount, type MountSettings } from './mount.js'
 import { byteBodies, listBodies, recordBodies, textBodies, type Bodies } from './schemas.js'
 import { serveBytes } from './serve-bytes.js'
@@ -41,6 +42,8 @@ export interface Resource {
   readonly mediaType?: string
   /** The problems it can answer with besides a malformed request. */
   readonly problems: readonly ProblemCode[]
+  /** What its records afford (a list's or a record's), each perhaps bound to an action. */
+  readonly affordances?: RecordDeclaration<any>['affordances']
   serve: (call: Call) => Promise<Served>
 }
 
@@ -77,11 +80,12 @@ export function compileMount (mount: Mount, settings: MountSettings): Resource {
   const items = recordBodies(mount.declaration, projection, settings, mount.schemaName)
   const present = refusingNulls(mount.declaration, mount.declaration.present)
   const fields = { name: `Route '${mount.name}'`, schema: mount.declaration.schema, projection }
+  const { affordances } = mount.declaration
   if (mount.kind === 'retrieve') {
     const rowRule = compileRowRule(mount.rowRule, { ...fields, permissions: mount.permissions })
     const query = closedQuery(mount.arguments, {})
     const plan = { source: mount.source, present, projection, rowRule, check: argumentChecker({ query, params: mount.params }, compile) }
-    return { ...common, ...described(mount, rowRule.sentence), query, params: mount.params, bodies: items, serve: async (call) => await serveRecord(plan, call) }
+    return { ...common, ...described(mount, rowRule.sentence), query, params: mount.params, bodies: items, affordances, serve: async (call) => await serveRecord(plan, call) }
   }
   const filters = compileFilters(mount.filters, { ...fields, source: mount.source })
   const rowRule = compileRowRule(mount.rowRule, { ...fields, permissions: mount.permissions, source: mount.source, filtered: Object.keys(mount.filters ?? {}) })
@@ -97,6 +101,7 @@ export function compileMount (mount: Mount, settings: MountSettings): Resource {
     ...described(mount, rowRule.sentence),
     query,
     bodies: listBodies(items, envelopeOf(mount, style), mount.schemaName ?? mount.declaration.name),
+    affordances,
     serve: async (call) => await serveList(plan, call)
   }
 }

@@ -5,20 +5,25 @@
 import type { Ajv } from 'ajv'
 import { rowsAjv, type CompileRows } from '../sources/upstream/rows.js'
 import { argumentsAjv, type CompileArguments } from './arguments.js'
+import { bodiesAjv } from './body.js'
 
 export interface Validators {
   /** Compiles the check of one part of a call's arguments (its query, its path parameters). */
   readonly arguments: CompileArguments
   /** Compiles the check of an upstream's row against its declared record. */
   readonly rows: CompileRows
+  /** Compiles the check of an action's body, as JSON sends it (nothing coerced). */
+  readonly bodies: CompileArguments
 }
 
 /** A set of checks of its own; each Ajv is made when it first compiles (an app without upstreams makes none for rows). */
 export function validators (): Validators {
   let args: Ajv | undefined
   let rows: Ajv | undefined
+  let bodies: Ajv | undefined
   return {
     arguments: (schema) => (args ??= argumentsAjv()).compile(schema),
-    rows: (schema) => (rows ??= rowsAjv()).compile(schema)
+    rows: (schema) => (rows ??= rowsAjv()).compile(schema),
+    bodies: (schema) => (bodies ??= bodiesAjv()).compile(schema)
   }
 }

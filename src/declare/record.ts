@@ -3,12 +3,17 @@
 import Type, { type Static, type TObject, type TProperties, type TSchema } from 'typebox'
 
 /** Each affordance answers per row: available, or not with a machine code and a human reason. */
-export type Availability = { available: true } | { available: false, code: string, reason: string }
+export type Availability = ({ available: true } | { available: false, code: string, reason: string }) & { action?: string }
 
 export interface Affordance<Row> {
   readonly description: string
   /** `true` when the action is available on `row`, otherwise why not. */
   readonly when: (row: Row) => true | { code: string, reason: string }
+  /**
+   * The action that acts on it (an action mount's name: its operationId and MCP tool), told with
+   * every answer so an agent knows what to call; that action checks `when` again when called.
+   */
+  readonly action?: string
 }
 
 export interface RecordDeclaration<Row = Record<string, unknown>> {
@@ -18,6 +23,8 @@ export interface RecordDeclaration<Row = Record<string, unknown>> {
   readonly schema: TObject
   /** Row -> the presented record: its JSON values, plus the answer of every affordance. */
   readonly present: (row: Row) => Record<string, unknown>
+  /** What each row affords, by name: an action bound to one checks its `when` again. */
+  readonly affordances: Readonly<Record<string, Affordance<Row>>>
 }
 
 /** The row type a declaration presents: what a source must yield for it. */
@@ -39,10 +46,10 @@ export function declareRecord<P extends TProperties> (
   affordances: Readonly<Record<string, Affordance<Static<TObject<P>>>>> = {}
 ): RecordDeclaration<Static<TObject<P>>> {
   const actions = Object.entries(affordances)
-  if (actions.length === 0) return Object.freeze({ name, schema, present: identity })
+  if (actions.length === 0) return Object.freeze({ name, schema, present: identity, affordances: {} })
   const { properties, ...annotations } = schema as TObject<P> & Record<string, unknown>
   const affordanceSchemas: Record<string, TSchema> = {}
-  for (const [action, affordance] of actions) affordanceSchemas[action] = { ...AvailabilitySchema, description: affordance.description }
+  for (const [action, affordance] of actions) affordanceSchemas[action] = availabilitySchema(affordance)
   const full = Type.Object(
     { ...properties, affordances: Type.Object(affordanceSchemas, { description: 'What can be done with this record.' }) },
     pickAnnotations(annotations)
@@ -50,16 +57,30 @@ export function declareRecord<P extends TProperties> (
   return Object.freeze({
     name,
     schema: full,
-    present: (row: Static<TObject<P>>): Record<string, unknown> => ({ ...(row as object), affordances: answer(row, actions) })
+    present: (row: Static<TObject<P>>): Record<string, unknown> => ({ ...(row as object), affordances: answer(row, actions) }),
+    affordances: Object.freeze({ ...affordances })
   })
+}
+
+/** An affordance's answer as declared: bound to an action, each answer also names it. */
+function availabilitySchema (affordance: Affordance<any>): TSchema {
+  if (affordance.action === undefined) return { ...AvailabilitySchema, description: affordance.description }
+  const action = Type.Literal(affordance.action, { description: 'The action (its operationId, and its MCP tool\'s name) that acts on this record; call it while available.' })
+  return Type.Union(AvailabilitySchema.anyOf.map((answer) => Type.Object({ ...answer.properties, action }, { additionalProperties: false })), {
+    description: `${affordance.description} Acted on by ${affordance.action}.`
+  })
+}
+
+/** One row's answer to an affordance: available, or why not; each names its action when it has one. */
+export function availability<Row> (row: Row, affordance: Affordance<Row>): Availability {
+  const verdict = affordance.when(row)
+  const answered: Availability = verdict === true ? { available: true } : { available: false, code: verdict.code, reason: verdict.reason }
+  return affordance.action === undefined ? answered : { ...answered, action: affordance.action }
 }
 
 function answer<Row> (row: Row, actions: ReadonlyArray<[string, Affordance<Row>]>): Record<string, Availability> {
   const answers: Record<string, Availability> = {}
-  for (const [action, affordance] of actions) {
-    const verdict = affordance.when(row)
-    answers[action] = verdict === true ? { available: true } : { available: false, code: verdict.code, reason: verdict.reason }
-  }
+  for (const [name, affordance] of actions) answers[name] = availability(row, affordance)
   return answers
 }
 

@@ -1,6 +1,6 @@
 // How a route's answers are published in OpenAPI: its body in each audience's media type, and the
 // problems it can answer with, described from the error registry.
-import { PROBLEM_MEDIA_TYPE, type Variants } from '../audience.js'
+import { JSON_VARIANTS, PROBLEM_MEDIA_TYPE, type Variants } from '../audience.js'
 import { PROBLEM_KINDS, type ProblemCode } from '../core/errors.js'
 import { Problem } from '../core/problem.js'
 import type { Bodies } from '../core/schemas.js'
@@ -13,6 +13,7 @@ export const RESPONSE_HEADERS = {
   'Accept-Ranges': { type: 'string', enum: ['bytes'], description: 'A byte resource\'s plain variant: send `Range: bytes=<first>-<last>` (or `<first>-`, or `-<count>`) for part of it, and If-Range with its ETag to get the part only while the content is the same.' },
   'Content-Length': { type: 'integer', minimum: 0, description: 'How many bytes the body holds.' },
   'Content-Range': { type: 'string', description: 'Which bytes a 206 holds, of how many (`bytes 0-99/4711`); on a 416, the length alone (`bytes */4711`).' },
+  'Idempotent-Replayed': { type: 'string', enum: ['true'], description: 'Sent when the answer is an earlier call\'s with the same Idempotency-Key, which acted; this one did not.' },
   'Retry-After': { type: 'integer', minimum: 0, description: 'How many seconds to wait before trying again.' },
   'WWW-Authenticate': { type: 'string', description: 'How to authenticate: `Bearer`, with why the credentials were refused; on a 403, the scope the key lacks (`error="insufficient_scope", scope="..."`), where that is why.' },
   'X-RateLimit-Limit': { type: 'integer', minimum: 0, description: 'Requests this key (or address) may make per window. Sent on every answer the rate limit counted, none when it is off (RATE_LIMIT_MAX=0).' },
@@ -74,6 +75,18 @@ export function bodyResponse (variants: Variants, bodies: Bodies, description: s
   }
 }
 
+/** An action's result: each audience's record under its own media type, without a validator (nothing cached names it). */
+export function resultResponse (bodies: Bodies, description: string): object {
+  return {
+    description,
+    headers: headers('Vary', 'Idempotent-Replayed', ...RATE_LIMITED),
+    content: {
+      [JSON_VARIANTS.plain]: { schema: bodies.plain },
+      [JSON_VARIANTS.agent]: { schema: bodies.agent }
+    }
+  }
+}
+
 /** The 206 of a byte resource's plain variant: one range of its content. */
 export function partialResponse (mediaType: string, plain: object): object {
   return {
@@ -92,12 +105,12 @@ const SERVER_ERROR = 'A problem (RFC 9457): the server could not complete the re
 const AFTER_THE_HANDLER = new Set<number | '5xx'>([304, 412, 416, 503, '5xx'])
 
 /**
- * A 304, then one response per status the codes can answer with, described by what each code is
+ * A 304 (unless `conditional` is false: an action's), then one response per status the codes can answer with, described by what each code is
  * answered for; a 414 where a path parameter can be too long, and any other server failure.
  * `handlerHeaders` are the headers the handler sets before its answer is sure (a byte resource's
  * Accept-Ranges), declared on the statuses that keep them.
  */
-export function problemResponses (codes: readonly ProblemCode[], hasPathParameters: boolean, handlerHeaders: HeaderName[] = []): Record<string, object> {
+export function problemResponses (codes: readonly ProblemCode[], hasPathParameters: boolean, handlerHeaders: HeaderName[] = [], conditional = true): Record<string, object> {
   const whens = new Map<number, string[]>()
   // The statuses answered, for one code at least, after the rate limit counted the request.
   const counted = new Set<number>()
@@ -109,7 +122,7 @@ export function problemResponses (codes: readonly ProblemCode[], hasPathParamete
   // Answered by the router, before any hook.
   if (hasPathParameters) whens.set(414, [])
   const kept = (status: number | '5xx'): HeaderName[] => AFTER_THE_HANDLER.has(status) ? handlerHeaders : []
-  const responses: Record<string, object> = { 304: notModifiedResponse('Vary', ...kept(304), ...RATE_LIMITED) }
+  const responses: Record<string, object> = conditional ? { 304: notModifiedResponse('Vary', ...kept(304), ...RATE_LIMITED) } : {}
   for (const [status, described] of [...whens.entries()].sort(([a], [b]) => a - b)) {
     const sent = headers('Vary', ...HEADERS_BY_STATUS[status] ?? [], ...kept(status), ...counted.has(status) ? RATE_LIMITED : [])
     responses[status] = problemResponse(described.length === 0 ? URI_TOO_LONG : `A problem (RFC 9457): ${described.join(', or ')}.`, sent)

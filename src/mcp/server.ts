@@ -9,7 +9,7 @@ import { refused, type CallContext, type Tool } from './tools.js'
 type Sdk = typeof import('@modelcontextprotocol/server')
 
 /** What a call is told: its id, where its rows are counted, and a log that also takes what fails unexpectedly. */
-export type McpCallContext = CallContext & { readonly log: { warn: (details: object, message: string) => void, error: (details: object, message: string) => void } }
+export type McpCallContext = CallContext & { readonly log: { warn: (details: object, message: string) => void, error: (details: object, message: string) => void, info: (details: object, message: string) => void } }
 
 /** Who calls, and what each of its calls is told. */
 export interface McpCaller {
@@ -29,7 +29,7 @@ export interface McpServerInfo {
 /** A server answering `tools/list` and `tools/call` for `caller`, from the tools built once. */
 export function mcpServerFor (sdk: Sdk, info: McpServerInfo, tools: readonly Tool[], caller: McpCaller): Server {
   const { principal } = caller
-  const allowed = tools.filter((tool) => refusingCheck(tool.resource.permissions, principal) === undefined)
+  const allowed = tools.filter((tool) => refusingCheck(tool.permissions, principal) === undefined)
   const server = new sdk.Server({ ...info }, { capabilities: { tools: {} } })
   server.setRequestHandler('tools/list', async () => ({ tools: allowed.map((tool) => tool.definition) as never }))
   server.setRequestHandler('tools/call', async (message) => {
@@ -49,6 +49,6 @@ export function mcpServerFor (sdk: Sdk, info: McpServerInfo, tools: readonly Too
 
 function notPermitted (tool: Tool, { principal, keyHint }: McpCaller): Error {
   if (principal === undefined) return problem('AG_UNAUTHORIZED', `This tool needs a key: ${keyHint}`)
-  const refusing = refusingCheck(tool.resource.permissions, principal) as Permission
+  const refusing = refusingCheck(tool.permissions, principal) as Permission
   return problem('AG_FORBIDDEN', refusalDetail(refusing, principal, 'tool'))
 }

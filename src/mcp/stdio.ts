@@ -5,12 +5,15 @@ import { randomUUID } from 'node:crypto'
 import type { Readable, Writable } from 'node:stream'
 import type { Resource } from '../core/resource.js'
 import type { Principal } from '../permissions.js'
+import type { ActionResource } from '../core/action.js'
 import { mcpServerFor, type McpCallContext, type McpServerInfo } from './server.js'
 import { toolsOf } from './tools.js'
 
 export interface McpStdioOptions {
   /** The app's mounted resources (`app.resources`), once it is ready. */
   readonly resources: readonly Resource[]
+  /** The app's mounted actions (`app.actions`): tools too. */
+  readonly actions?: readonly ActionResource[]
   readonly info: McpServerInfo
   /** The caller: the key the process was given; none, and only the unrestricted tools are listed. */
   readonly principal: Principal | undefined
@@ -29,7 +32,7 @@ export interface McpStdioOptions {
 export async function serveMcpStdio (options: McpStdioOptions): Promise<{ close: () => Promise<void> }> {
   const { serveStdio, StdioServerTransport } = await import('@modelcontextprotocol/server/stdio')
   const sdk = await import('@modelcontextprotocol/server')
-  const tools = toolsOf(options.resources)
+  const tools = toolsOf(options.resources, options.actions)
   const contextOf = (tool: string): McpCallContext => {
     const requestId = randomUUID()
     return { principal: options.principal, requestId, log: options.log.child({ reqId: requestId }), onRows: (rows, clamped) => { options.onRows(tool, rows, clamped) } }

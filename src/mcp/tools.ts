@@ -9,9 +9,13 @@ import { problemOf, type Problem } from '../core/problem.js'
 import type { Resource } from '../core/resource.js'
 import type { Call, Served } from '../core/serve.js'
 import type { JsonSchema } from '../projection/index.js'
+import type { AuditLog } from '../core/act.js'
+import type { ActionResource } from '../core/action.js'
+import type { Permission } from '../permissions.js'
+import { actionToolOf } from './action-tools.js'
 
-/** What a transport tells the core of one call: who calls, the request's id and log, and where its rows are counted. */
-export type CallContext = Pick<Call, 'principal' | 'requestId' | 'log' | 'onRows'>
+/** What a transport tells the core of one call: who calls (and from where), the request's id and log, and where its rows are counted. */
+export type CallContext = Pick<Call, 'principal' | 'requestId' | 'onRows' | 'client'> & { readonly log?: Call['log'] & Partial<AuditLog> }
 
 /** What a tool says of itself to `tools/list`, as the MCP schema names it. */
 export interface ToolDefinition {
@@ -20,7 +24,7 @@ export interface ToolDefinition {
   readonly description: string
   readonly inputSchema: JsonSchema & { readonly type: 'object' }
   readonly outputSchema: JsonSchema & { readonly type: 'object' }
-  readonly annotations: { readonly readOnlyHint: true, readonly idempotentHint: true, readonly openWorldHint: false }
+  readonly annotations: { readonly readOnlyHint: boolean, readonly destructiveHint?: boolean, readonly idempotentHint: boolean, readonly openWorldHint: false }
 }
 
 /** A tool call's answer: the agent body as structured content and as text, or the problem as text. */
@@ -33,7 +37,8 @@ export interface ToolResult {
 
 export interface Tool {
   readonly definition: ToolDefinition
-  readonly resource: Resource
+  /** Who may call it: the resource's or the action's checks. */
+  readonly permissions: readonly Permission[]
   /** Serves one call; `onFailure` is told of a failure that is not a refusal (a 500: a defect to log). */
   call: (args: Readonly<Record<string, unknown>>, onFailure: (error: unknown) => void, context?: CallContext) => Promise<ToolResult>
 }
@@ -41,9 +46,9 @@ export interface Tool {
 /** Every read the gateway serves: it changes nothing, the same call answers the same, and it reads only its own store. */
 const ANNOTATIONS = Object.freeze({ readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const)
 
-/** Every resource as a tool, in name order: what `tools/list` lists, built once when the app is ready. */
-export function toolsOf (resources: readonly Resource[]): Tool[] {
-  return resources.map(toolOf).sort((a, b) => a.definition.name.localeCompare(b.definition.name))
+/** Every resource and action as a tool, in name order: what `tools/list` lists, built once when the app is ready. */
+export function toolsOf (resources: readonly Resource[], actions: readonly ActionResource[] = []): Tool[] {
+  return [...resources.map(toolOf), ...actions.map(actionToolOf)].sort((a, b) => a.definition.name.localeCompare(b.definition.name))
 }
 
 /** A resource as a tool, built once when the app is ready. */
@@ -62,7 +67,7 @@ export function toolOf (resource: Resource): Tool {
   const isPath = new Set(pathNames)
   return {
     definition,
-    resource,
+    permissions: resource.permissions,
     call: async (args, onFailure, context = {}) => {
       // Without a prototype: an argument named `__proto__` is kept, and refused by its name.
       const query: Record<string, unknown> = Object.create(null)
@@ -93,7 +98,7 @@ function inputSchema (resource: Resource): ToolDefinition['inputSchema'] {
 }
 
 /** The body as structured content, and its JSON as the one text block (direct.ts relies on it being exactly that). */
-function answered (body: Record<string, unknown>): ToolResult {
+export function answered (body: Record<string, unknown>): ToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body }
 }
 
@@ -114,6 +119,8 @@ export const REQUEST_ID_META = 'audience-gateway/request_id'
 export function refusal (body: Problem, requestId?: string): ToolResult {
   const lines = [`${body.title} (${body.status}): ${body.detail}`]
   for (const [name, messages] of Object.entries(body.errors ?? {})) for (const message of messages) lines.push(`- ${quotedName(name)}: ${message}`)
+  // An action no longer available: the affordance's code, for the agent to act on (the reason is in the detail).
+  if (body.code !== undefined) lines.push(`- code: ${body.code}`)
   const result: ToolResult = { content: [{ type: 'text', text: lines.join('\n') }], isError: true }
   // `_meta` first, where the SDK writes it: the direct path's bytes are the SDK's (direct.ts).
   return requestId === undefined ? result : { _meta: { [REQUEST_ID_META]: requestId }, ...result }

@@ -23,6 +23,8 @@ export interface GatewayMetrics {
   /** One answer looked up among those kept (src/core/served-cache.ts). */
   readonly kept: (outcome: KeptOutcome) => void
   readonly upstream: UpstreamObserver
+  /** One action call, by how it ended (src/core/act.ts). */
+  readonly action: (action: string, outcome: string) => void
 }
 
 /**
@@ -50,6 +52,7 @@ export function gatewayMetrics (readers: () => ReaderUse, process: Registry = pr
   const clamps = new Counter({ name: 'gateway_clamps_total', help: 'Agent windows served clamped to their ceiling, by operation.', labelNames: ['operation'], registers: [own] })
   const counts = new Counter({ name: 'gateway_count_cache_total', help: 'Totals asked of the count cache: remembered (hit) or counted (miss).', labelNames: ['outcome'], registers: [own] })
   const answers = new Counter({ name: 'gateway_response_cache_total', help: 'Lists\' answers looked up among those kept: served as kept (hit) or read again (miss).', labelNames: ['outcome'], registers: [own] })
+  const actions = new Counter({ name: 'gateway_actions_total', help: 'Action calls, by action and outcome (done, replayed, unavailable, refused, failed).', labelNames: ['action', 'outcome'], registers: [own] })
   const calls = new Counter({ name: 'gateway_upstream_calls_total', help: 'Calls to upstreams (retries included in one call), by origin and outcome.', labelNames: ['upstream', 'outcome'], registers: [own] })
   const callTime = new Histogram({ name: 'gateway_upstream_call_duration_seconds', help: 'Time an upstream call took, retries and waits included.', labelNames: ['upstream', 'outcome'], buckets: LATENCY_BUCKETS, registers: [own] })
   // Read when scraped, never per request.
@@ -71,6 +74,7 @@ export function gatewayMetrics (readers: () => ReaderUse, process: Registry = pr
     },
     count: (outcome) => { counts.inc({ outcome }) },
     kept: (outcome) => { answers.inc({ outcome }) },
+    action: (action, outcome) => { actions.inc({ action, outcome }) },
     upstream: {
       call: (upstream, outcome, seconds) => {
         calls.inc({ upstream, outcome })

@@ -17,22 +17,25 @@ const plainSchema = deepFreeze(Invoice.schema)
 const presented = deepFreeze(rows.map(Invoice.present))
 const projection = buildProjection(plainSchema, { name: 'Route \'GET /invoices\'' })
 
+const ACTION = { type: 'string', const: 'refundInvoice', description: 'The action (its operationId, and its MCP tool\'s name) that acts on this record; call it while available.' }
+
 const AFFORDANCES_SCHEMA = {
   type: 'object',
   description: 'What can be done with this record.',
   required: ['refund'],
   properties: {
     refund: {
-      description: 'Refund the invoice.',
+      description: 'Refund the invoice. Acted on by refundInvoice.',
       anyOf: [
-        { type: 'object', required: ['available'], properties: { available: { type: 'boolean', const: true } }, additionalProperties: false },
+        { type: 'object', required: ['available', 'action'], properties: { available: { type: 'boolean', const: true }, action: ACTION }, additionalProperties: false },
         {
           type: 'object',
-          required: ['available', 'code', 'reason'],
+          required: ['available', 'code', 'reason', 'action'],
           properties: {
             available: { type: 'boolean', const: false },
             code: { type: 'string', description: 'A stable machine-readable reason.' },
-            reason: { type: 'string', description: 'Why the action is unavailable, for a human.' }
+            reason: { type: 'string', description: 'Why the action is unavailable, for a human.' },
+            action: ACTION
           },
           additionalProperties: false
         }
@@ -44,7 +47,8 @@ const AFFORDANCES_SCHEMA = {
 const STATUS_ONE_OF = [
   { const: 'PENDING_REVIEW', title: 'Awaiting review' },
   { const: 'LEGACY_REVIEW', title: 'Awaiting review' },
-  { const: 'PAID', title: 'Paid' }
+  { const: 'PAID', title: 'Paid' },
+  { const: 'REFUNDED', title: 'Refunded' }
 ]
 
 t.test('the plain rows are every field, raw, with the affordances answered per row', async (t) => {
@@ -103,9 +107,9 @@ t.test('the agent item schema', async (t) => {
     properties: {
       id: { type: 'integer', description: HANDLE_DESCRIPTION },
       number: { type: 'string', description: 'The invoice number.' },
-      status: { type: 'string', oneOf: [{ const: 'Awaiting review' }, { const: 'Paid' }], description: 'Where the invoice stands.' },
+      status: { type: 'string', oneOf: [{ const: 'Awaiting review' }, { const: 'Paid' }, { const: 'Refunded' }], description: 'Where the invoice stands.' },
       kind: { type: 'string', oneOf: STATUS_ONE_OF, description: 'Pass to refund.' },
-      tags: { type: 'array', items: { type: 'string', oneOf: [{ const: 'Awaiting review' }, { const: 'Paid' }] }, description: 'Statuses the invoice has been through.' },
+      tags: { type: 'array', items: { type: 'string', oneOf: [{ const: 'Awaiting review' }, { const: 'Paid' }, { const: 'Refunded' }] }, description: 'Statuses the invoice has been through.' },
       lines: {
         type: 'array',
         items: { type: 'object', required: ['sku'], properties: { sku: { type: 'string', description: 'The stock-keeping unit.' } } },

@@ -1,0 +1,134 @@
+// The one flow every transport calls for an action, as serve.ts is for reads: from a compiled
+// action (action.ts), an audience, path parameters and a body to the result to send. It checks the
+// input, answers a retry from its key (idempotency.ts), lets the target act once, checking the
+// bound affordance again on the record as it is, and audits the call, whatever its outcome.
+import type { Audience } from '../audience.js'
+import type { Principal } from '../permissions.js'
+import { projectPayload } from '../projection/index.js'
+import type { ActionContext, ActionPlan } from './action.js'
+import { actionUnavailable, problem } from './errors.js'
+import { answerOf, fingerprintOf, scopeOf, type IdempotencyStore } from './idempotency.js'
+import { problemOf } from './problem.js'
+import { inSpan, inSpanSync } from './spans.js'
+
+/** One call, as a transport received it: who calls and reads the result, the path parameters and the body, unchecked. */
+export interface ActionCall extends ActionContext {
+  readonly audience: Audience
+  readonly params: Readonly<Record<string, unknown>>
+  readonly body: unknown
+  /** The caller's key for this call, checked by the transport (checkedKey): a retry with it is answered, not acted on. */
+  readonly idempotencyKey?: string
+  /** The log an audit line goes to: the request's. */
+  readonly audit?: AuditLog
+}
+
+export interface AuditLog {
+  info: (details: object, message: string) => void
+}
+
+/** How a call ended: acted on, answered from an earlier call, refused because the affordance no longer held, refused otherwise, or failed. */
+export type ActionOutcome = 'done' | 'replayed' | 'unavailable' | 'refused' | 'failed'
+
+export const ACTION_OUTCOMES: readonly ActionOutcome[] = ['done', 'replayed', 'unavailable', 'refused', 'failed']
+
+/** What to send: the status and the result in the caller's audience, and whether it is an earlier call's. */
+export interface Acted {
+  readonly status: number
+  readonly body: Record<string, unknown>
+  readonly replayed: boolean
+}
+
+/** What the app gives every action: where keys are kept, and who is told each outcome (metrics). */
+export interface ActSettings {
+  readonly idempotency: IdempotencyStore
+  readonly onOutcome?: (action: string, outcome: ActionOutcome) => void
+  /** The time, in ms; tests move it. */
+  readonly now?: () => number
+}
+
+/** What the audit log says of the body's hidden fields. */
+export const REDACTED = '[hidden]'
+
+export async function act (plan: ActionPlan, call: ActionCall, settings: ActSettings): Promise<Acted> {
+  let outcome: ActionOutcome = 'failed'
+  let args: unknown
+  try {
+    const input = plan.check(call.params, call.body)
+    args = redacted(input, plan.hiddenFields)
+    const scope = call.idempotencyKey === undefined ? undefined : scopeOf(plan.name, callerOf(call), call.idempotencyKey)
+    if (scope !== undefined) {
+      const earlier = answerOf(await settings.idempotency.claim(scope, fingerprintOf(input), (settings.now ?? Date.now)()))
+      if (earlier !== undefined) {
+        outcome = 'replayed'
+        return { status: earlier.status, body: inAudience(plan, call.audience, earlier.result), replayed: true }
+      }
+    }
+    let presented: Record<string, unknown> | undefined
+    try {
+      await inSpan('action', async () => await plan.target.run(input, {
+        check: (row) => { checkRow(plan, call.params, row) },
+        settle: async (result, within) => {
+          presented = plan.present(result)
+          if (scope !== undefined) await settings.idempotency.settle(scope, plan.status, presented, within)
+        }
+      }, call))
+    } catch (error) {
+      if (scope !== undefined) await settings.idempotency.release(scope).catch((released: unknown) => { call.log?.warn({ err: released }, 'could not release an idempotency key') })
+      throw error
+    }
+    if (presented === undefined) throw new Error(`Action '${plan.name}': its target returned without settling its result; it must call settle before it commits.`)
+    outcome = 'done'
+    return { status: plan.status, body: inAudience(plan, call.audience, presented), replayed: false }
+  } catch (error) {
+    outcome = outcomeOf(error)
+    throw error
+  } finally {
+    settings.onOutcome?.(plan.name, outcome)
+    call.audit?.info({ audit: { action: plan.name, caller: identityOf(call.principal), arguments: args ?? null, outcome } }, 'action called')
+  }
+}
+
+/** The record the target read, checked: none is a 404, an affordance that no longer holds a 409 with its code and reason. */
+function checkRow (plan: ActionPlan, params: Readonly<Record<string, unknown>>, row: unknown): void {
+  if (row === undefined) throw problem('AG_NOT_FOUND', `No record matches ${describe(params)}.`)
+  if (plan.affordance === undefined) return
+  const verdict = plan.affordance.when(row)
+  if (verdict !== true) throw actionUnavailable(plan.name, verdict)
+}
+
+function inAudience (plan: ActionPlan, audience: Audience, presented: Record<string, unknown>): Record<string, unknown> {
+  if (audience === 'plain') return presented
+  return inSpanSync('projection', () => projectPayload(presented, plan.projection) as Record<string, unknown>)
+}
+
+/** Whose keys these are: the caller's key or token, else the address it calls from. */
+function callerOf (call: ActionCall): string {
+  return call.principal === undefined ? `client:${call.client ?? 'unknown'}` : `principal:${call.principal.keyId}`
+}
+
+/** Who called, as the audit log names them: the key, or the token's issuer and subject; never a secret. */
+function identityOf (principal: Principal | undefined): Record<string, unknown> | null {
+  if (principal === undefined) return null
+  if (principal.issuer === undefined) return { key: principal.keyId }
+  const subject = principal.claims?.sub
+  return { issuer: principal.issuer, subject: typeof subject === 'string' ? subject : principal.keyId }
+}
+
+/** The input as the audit log keeps it: the body's hidden fields replaced by REDACTED. */
+function redacted (input: { params: unknown, body: Record<string, unknown> }, hidden: ReadonlySet<string>): unknown {
+  if (hidden.size === 0) return input
+  const body: Record<string, unknown> = {}
+  for (const [name, value] of Object.entries(input.body)) body[name] = hidden.has(name) ? REDACTED : value
+  return { params: input.params, body }
+}
+
+function outcomeOf (error: unknown): ActionOutcome {
+  const { status, body } = problemOf(error)
+  if (body.type.endsWith(':action-unavailable')) return 'unavailable'
+  return status < 500 ? 'refused' : 'failed'
+}
+
+function describe (params: Readonly<Record<string, unknown>>): string {
+  const named = Object.entries(params)
+  return named.length === 0 ? 'this call' : named.map(([name, value]) => `${name} ${String(value)}`).join(', ')
+}

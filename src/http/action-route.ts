@@ -1,0 +1,109 @@
+// The HTTP transport of an action: a Fastify route with a JSON body. It only translates, as
+// route.ts does for reads: the request into an ActionCall (audience, path parameters, the parsed
+// body, the Idempotency-Key), the body's refusals by the parser into the registry's problems (a
+// body too large, not JSON), and what the core acted into a reply in the audience's media type.
+import type { FastifyError, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
+import Type from 'typebox'
+import { JSON_VARIANTS } from '../audience.js'
+import type { ActionResource } from '../core/action.js'
+import { NOT_AN_OBJECT } from '../core/body.js'
+import { invalidArguments, NO_ROUTE, problem } from '../core/errors.js'
+import { checkedKey, IDEMPOTENCY_HEADER, KEPT_SECONDS } from '../core/idempotency.js'
+import { compileResponseSerializer } from '../core/serializer.js'
+import { callerOf } from './caller.js'
+import { problemResponses, resultResponse } from './responses.js'
+
+function acceptAsSent (): boolean {
+  return true
+}
+
+/** The request headers an action reads, as the document shows them; validation takes every request as sent. */
+const ACTION_HEADERS = Type.Object({
+  [IDEMPOTENCY_HEADER]: Type.Optional(Type.String({
+    minLength: 1,
+    maxLength: 255,
+    pattern: '^[\\x21-\\x7e]+$',
+    description: `Makes the call safe to retry: a call with the key of an earlier one (by the same caller, to the same action) within ${KEPT_SECONDS / 3600} hours is answered that call's result without acting again (\`Idempotent-Replayed: true\`); with other arguments, a 422; while the first is in progress, a 409. Without a key, a retry acts again.`
+  }))
+})
+
+/** A body's media type: JSON, with or without a charset. */
+const JSON_TYPE = /^application\/json\s*(?:;|$)/i
+
+export function actionRouteOf (action: ActionResource): RouteOptions {
+  return {
+    method: action.method,
+    url: action.url,
+    bodyLimit: action.maxBodyBytes,
+    config: { variants: JSON_VARIANTS, permissions: action.permissions },
+    // The core checks the body and the path parameters (closed, nothing coerced) and names every wrong one.
+    validatorCompiler: () => acceptAsSent,
+    serializerCompiler: compileResponseSerializer,
+    schema: {
+      operationId: action.name,
+      summary: action.summary,
+      description: action.description,
+      tags: action.tags === undefined ? undefined : [...action.tags],
+      ...(action.params === undefined ? {} : { params: action.params }),
+      headers: ACTION_HEADERS,
+      body: action.body,
+      response: {
+        [action.status]: resultResponse(action.bodies, action.status === 201 ? 'Done: what it created.' : 'Done: the record as it is now.'),
+        ...problemResponses(action.problems, action.params !== undefined, [], false)
+      }
+    },
+    // Before the body is read: one that is not JSON is refused unread.
+    preParsing: function refuseOtherMedia (request, _reply, payload, done) {
+      const type = request.headers['content-type']
+      if (type !== undefined && !JSON_TYPE.test(type)) {
+        done(problem('AG_UNSUPPORTED_MEDIA_TYPE', 'The body must be JSON: send it with Content-Type: application/json.'))
+        return
+      }
+      done(null, payload)
+    },
+    // The parser's refusals, as the registry's problems; the gateway's handler sends them.
+    errorHandler: function translateParserError (error: FastifyError) {
+      throw translated(error, action.maxBodyBytes)
+    },
+    handler: async function actRequest (request: FastifyRequest, reply: FastifyReply) {
+      const params = request.params as Record<string, unknown>
+      if (Object.values(params).includes('')) throw problem('AG_NOT_FOUND', NO_ROUTE)
+      const key = request.headers['idempotency-key']
+      const acted = await action.act({
+        audience: request.audience,
+        params,
+        body: request.body,
+        // Sent twice, Node joins the two with a comma and a space: no key has a space.
+        idempotencyKey: key === undefined ? undefined : checkedKey(String(key)),
+        principal: request.principal,
+        requestId: request.id,
+        log: request.log,
+        audit: request.log,
+        client: callerOf(request)
+      })
+      reply.code(acted.status).type(`${JSON_VARIANTS[request.audience]}; charset=utf-8`)
+      if (acted.replayed) reply.header('idempotent-replayed', 'true')
+      return acted.body
+    }
+  }
+}
+
+/** Fastify's body refusals, as the registry names them; anything else as it is. */
+function translated (error: FastifyError, maxBodyBytes: number): Error {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return problem('AG_BODY_TOO_LARGE', `The body is larger than this action takes (${maxBodyBytes} bytes).`)
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return problem('AG_UNSUPPORTED_MEDIA_TYPE', 'The body must be JSON: send it with Content-Type: application/json.')
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return problem('AG_MALFORMED_REQUEST', 'The body is not as long as its Content-Length says.')
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return invalidArguments({ body: ['Empty: send {} for a call without fields, or no Content-Type with no body.'] })
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return invalidArguments({ body: [`Not JSON: ${NOT_AN_OBJECT}`] })
+    default:
+      // Fastify's JSON parser reports a syntax error as a 400 of its own.
+      if (error.statusCode === 400 && error.name === 'SyntaxError') return invalidArguments({ body: [`Not JSON: ${NOT_AN_OBJECT}`] })
+      return error
+  }
+}

@@ -1,0 +1,36 @@
+// A write, all or nothing: `work` runs in one transaction on the store, isolated from every other
+// so that what it reads (the record an affordance is checked on) is still so when it commits. On
+// SQLite the transaction takes the write lock as it begins (BEGIN IMMEDIATE): a second writer, in
+// this process or another, waits for it rather than failing mid-way. On PostgreSQL it is
+// SERIALIZABLE, and run again when the database refuses it for a conflict with a concurrent one.
+import { sql, type Kysely } from 'kysely'
+import type { Store } from './store.js'
+
+/** How many times a write the database refused for a conflict is run in all before the refusal stands. */
+export const WRITE_ATTEMPTS = 5
+
+/** PostgreSQL's serialization failure and deadlock: the transaction did nothing and may be run again. */
+const RETRYABLE = new Set(['40001', '40P01'])
+
+export async function inWriteTransaction<DB, T> (store: Pick<Store<DB>, 'db' | 'kind'>, work: (tx: Kysely<DB>) => Promise<T>): Promise<T> {
+  if (store.kind === 'sqlite') {
+    return await store.db.connection().execute(async (connection) => {
+      await sql`begin immediate`.execute(connection)
+      try {
+        const result = await work(connection)
+        await sql`commit`.execute(connection)
+        return result
+      } catch (error) {
+        await sql`rollback`.execute(connection).catch(() => {})
+        throw error
+      }
+    })
+  }
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await store.db.transaction().setIsolationLevel('serializable').execute(work)
+    } catch (error) {
+      if (attempt >= WRITE_ATTEMPTS || !RETRYABLE.has((error as { code?: unknown }).code as string)) throw error
+    }
+  }
+}
