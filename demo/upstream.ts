@@ -1,6 +1,6 @@
 // A stand-in for the upstream HTTP JSON APIs the gateway reads: one product list served in four
-// paging styles, with switches that make it slow, refuse, break or hang on demand, and a log of what
-// it was asked. Tests, the benchmark and the README demo run it; docs/demo-upstream.md describes it.
+// paging styles, reservations of a product made by POST (acted on once per Idempotency-Key), with
+// switches that make it slow, refuse, break or hang on demand, and a log of what it was asked. Tests, the benchmark and the README demo run it; docs/demo-upstream.md describes it.
 import { once } from 'node:events'
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -107,8 +107,9 @@ export async function startDemoUpstream (options: DemoUpstreamOptions = {}): Pro
   const faults: FaultSwitches = { ...FAULT_DEFAULTS }
   const { log, record } = requestLog()
   const stopping = new AbortController()
+  const reservations: Reservations = { made: 0, byKey: new Map() }
   const server = createServer((request, response) => {
-    serve(request, response, { rows, token: options.token, faults, record, stopping: stopping.signal })
+    serve(request, response, { rows, token: options.token, faults, record, stopping: stopping.signal, reservations })
   })
   server.listen(options.port ?? 0, options.host ?? '127.0.0.1')
   await once(server, 'listening')
@@ -153,12 +154,28 @@ function skuOf (i: number): string {
   return `SKU-${String(i).padStart(5, '0')}`
 }
 
+/** A reservation of a product, as `POST /products/{sku}/reservations` answers it. */
+export interface UpstreamReservation {
+  reservation_id: string
+  sku: string
+  quantity: number
+  /** An RFC 3339 instant in UTC, to the second. */
+  reserved_at: string
+}
+
+/** The reservations made, and the answer each Idempotency-Key was given (with the body it came with). */
+interface Reservations {
+  made: number
+  readonly byKey: Map<string, { readonly body: string, readonly answer: Answer }>
+}
+
 interface Context {
   readonly rows: number
   readonly token: string | undefined
   readonly faults: FaultSwitches
   readonly record: (request: IncomingMessage) => void
   readonly stopping: AbortSignal
+  readonly reservations: Reservations
 }
 
 /** What a request is answered: the body as JSON text in chunks, so a long list is never one string. */
@@ -187,16 +204,58 @@ async function serve (request: IncomingMessage, response: ServerResponse, contex
     request.socket.destroy()
     return
   }
-  send(response, answer(request, url, context, fault), fault === 'malformed')
+  const sku = request.method === 'POST' ? RESERVATIONS.exec(url?.pathname ?? '')?.[1] : undefined
+  const refused = refusedFirst(request, url, context, fault)
+  if (sku !== undefined && refused === undefined) {
+    send(response, await reserve(request, sku, context, fault), fault === 'malformed')
+    return
+  }
+  send(response, refused ?? answer(request, url as URL, context, fault), fault === 'malformed')
 }
 
-function answer (request: IncomingMessage, url: URL | undefined, context: Context, fault: Fault | undefined): Answer {
+/** What refuses any request before its route: an injected refusal, a missing token, a target that is no URL. */
+function refusedFirst (request: IncomingMessage, url: URL | undefined, context: Context, fault: Fault | undefined): Answer | undefined {
   if (fault === 'throttle') return refusal(429, 'Too many requests (an injected fault): retry after the time in Retry-After.', { 'retry-after': String(context.faults.retryAfter) })
   if (fault === 'fail') return refusal(context.faults.failStatus, 'The upstream failed (an injected fault).')
   if (context.token !== undefined && request.headers.authorization !== `Bearer ${context.token}`) {
     return refusal(401, 'Send the upstream token as "Authorization: Bearer <token>".', { 'www-authenticate': 'Bearer' })
   }
-  if (url === undefined) return refusal(400, 'The request target is not a URL.')
+  return url === undefined ? refusal(400, 'The request target is not a URL.') : undefined
+}
+
+/** Where a product's reservations are made. */
+const RESERVATIONS = /^\/products\/([^/]+)\/reservations$/
+
+/**
+ * A reservation of `sku`: `{ "quantity": 1..1000 }`, answered 201 with the reservation. A request
+ * with an Idempotency-Key already answered is answered the same again (a 422 with another body); a
+ * discontinued product is a 409, an unknown one a 404.
+ */
+async function reserve (request: IncomingMessage, sku: string, context: Context, fault: Fault | undefined): Promise<Answer> {
+  const body = await bodyOf(request)
+  const sent = request.headers['idempotency-key']
+  const key = Array.isArray(sent) ? sent.join(', ') : sent
+  const earlier = key === undefined ? undefined : context.reservations.byKey.get(key)
+  if (earlier !== undefined) return earlier.body === body ? earlier.answer : refusal(422, 'This Idempotency-Key was sent with another body.')
+  let quantity: unknown
+  try {
+    quantity = (JSON.parse(body) as { quantity?: unknown } | null)?.quantity
+  } catch {
+    return refusal(400, 'The body is not JSON.')
+  }
+  if (!Number.isSafeInteger(quantity) || (quantity as number) < 1 || (quantity as number) > 1000) return refusal(400, 'Send { "quantity": <1 to 1000> }.')
+  const i = productIndex(sku, context.rows)
+  if (i === undefined) return refusal(404, `No product has the SKU "${sku}".`)
+  if (productAt(i).availability === 'discontinued') return refusal(409, 'A discontinued product cannot be reserved.')
+  const made = ++context.reservations.made
+  const reservation: UpstreamReservation = { reservation_id: `RES-${String(made).padStart(6, '0')}`, sku, quantity: quantity as number, reserved_at: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') }
+  // The mismatch fault: a field of the wrong type, as for the list's rows.
+  const answered: Answer = { status: 201, chunks: [JSON.stringify(fault === 'mismatch' ? { ...reservation, quantity: String(quantity) } : reservation)] }
+  if (key !== undefined) context.reservations.byKey.set(key, { body, answer: answered })
+  return answered
+}
+
+function answer (request: IncomingMessage, url: URL, context: Context, fault: Fault | undefined): Answer {
   const route = routeOf(url.pathname)
   if (route === undefined) return refusal(404, `Nothing is served at ${url.pathname}.`)
   if (request.method !== 'GET') return refusal(405, `${url.pathname} answers GET only.`, { allow: 'GET' })
@@ -282,9 +341,15 @@ function cursorPage ({ cursor: after, limit }: Readonly<Record<string, number>>,
 }
 
 function oneProduct (sku: string, list: ListContext): Answer {
-  const i = Number(/^SKU-(\d+)$/.exec(sku)?.[1])
-  if (i >= 1 && i <= list.rows && skuOf(i) === sku) return { status: 200, chunks: [JSON.stringify(list.rowAt(i))] }
+  const i = productIndex(sku, list.rows)
+  if (i !== undefined) return { status: 200, chunks: [JSON.stringify(list.rowAt(i))] }
   return refusal(404, `No product has the SKU "${sku}".`)
+}
+
+/** The index of the product `sku` names, when one of the `rows` has it. */
+function productIndex (sku: string, rows: number): number | undefined {
+  const i = Number(/^SKU-(\d+)$/.exec(sku)?.[1])
+  return i >= 1 && i <= rows && skuOf(i) === sku ? i : undefined
 }
 
 /** A cursor is the position of the last row served, as base64url JSON: opaque, and checkable. */

@@ -1,11 +1,19 @@
 // Browsers on the configured origins (CORS_ORIGINS) may call the API; none may when it is empty.
 // The allowed origin is echoed, so `Vary: Origin` joins the audience plugin's `Accept, X-Audience`.
-// Every path is read-only to a browser, but those given their own allowance (MCP's `/mcp`).
+// Every path is read-only to a browser, but those given their own allowance: MCP's `/mcp`, and a
+// route that says what more it takes in its config (`cors`: an action's method and body headers).
 import fastifyCors, { type FastifyCorsOptions } from '@fastify/cors'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { AUDIENCE_HEADER } from '../src/audience.js'
-import { pathOf } from '../src/http/url-path.js'
+import { pathOf, pathPattern } from '../src/http/url-path.js'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** What a browser may send to this route beyond a read (an action's method, body and key), allowed on its paths. */
+    cors?: CorsAllowance
+  }
+}
 
 /** What a browser may send to one path beyond a read: its methods, its request headers, and what it may read back. */
 export interface CorsAllowance {
@@ -45,10 +53,17 @@ async function cors (app: FastifyInstance, options: CorsOptions): Promise<void> 
     ({ ...base, methods: [...methods], allowedHeaders: [...allowedHeaders], exposedHeaders: [...EXPOSED_HEADERS, ...exposedHeaders] })
   const readOnly = optionsOf(READ_ONLY)
   const byPath = new Map(Object.entries(options.paths).map(([path, allowance]) => [path, optionsOf(allowance)]))
+  // Routes registered later that allow more, by the pattern of their paths (`/invoices/:id/refund`).
+  const byPattern: Array<[RegExp, FastifyCorsOptions]> = []
+  app.addHook('onRoute', function rememberAllowance (route) {
+    const allowance = route.config?.cors
+    if (allowance !== undefined) byPattern.push([pathPattern(route.url), optionsOf({ ...allowance, methods: [...READ_ONLY.methods, ...allowance.methods] })])
+  })
+  const allowanceOf = (path: string): FastifyCorsOptions => byPath.get(path) ?? byPattern.find(([pattern]) => pattern.test(path))?.[1] ?? readOnly
   // Chosen by the request's path: a preflight names the path it asks for, and reaches the
   // catch-all OPTIONS route, whose own config says nothing of it.
   await app.register(fastifyCors, {
-    delegator: function allowanceOf (request: FastifyRequest, callback) { callback(null, byPath.get(pathOf(request.url)) ?? readOnly) }
+    delegator: function corsOf (request: FastifyRequest, callback) { callback(null, allowanceOf(pathOf(request.url))) }
   })
 }
 

@@ -5,9 +5,10 @@ import fp from 'fastify-plugin'
 import { MEBIBYTE, RESPONSE_CACHE_DEFAULT_MB } from '../src/config.js'
 import { compileMount, type Resource } from '../src/core/resource.js'
 import type { ActSettings } from '../src/core/act.js'
+import type { IdempotencyStore } from '../src/core/idempotency.js'
 import { compileAction, type ActionMount, type ActionResource } from '../src/core/action.js'
 import { actionRouteOf } from '../src/http/action-route.js'
-import { setUpIdempotency, storeIdempotency } from '../src/store/idempotency.js'
+import { storeIdempotency } from '../src/store/idempotency.js'
 import { servedCache } from '../src/core/served-cache.js'
 import { MountError, type Mount, type MountSettings } from '../src/core/mount.js'
 import { validators, type Validators } from '../src/core/validators.js'
@@ -60,7 +61,15 @@ async function mount (app: FastifyInstance, options: MountOptions): Promise<void
   // The app's own: what it compiles is released with it, a reload's old app included.
   const checks = validators()
   // Retried actions' keys, in the store every replica reads (src/store/idempotency.ts).
-  const acting: ActSettings = { idempotency: storeIdempotency(app.store), onOutcome: app.hasDecorator('metrics') ? app.metrics.action : undefined }
+  // Made when an action is first called: an app that mounts none (or has no store) needs none.
+  let keys: IdempotencyStore | undefined
+  const kept = (): IdempotencyStore => (keys ??= storeIdempotency(app.store))
+  const idempotency: IdempotencyStore = {
+    claim: async (...args) => await kept().claim(...args),
+    settle: async (...args) => { await kept().settle(...args) },
+    release: async (...args) => { await kept().release(...args) }
+  }
+  const acting: ActSettings = { idempotency, onOutcome: app.hasDecorator('metrics') ? app.metrics.action : undefined }
   const settings: MountSettings = { timeZone: options.timeZone, handleDescription: options.handleDescription ?? HANDLE_DESCRIPTION, responses, validators: checks, acting }
   const { readersWanted } = options
   const contended = readersWanted === undefined ? undefined : { ms: options.contendedStallMs ?? DEFAULT_CONTENDED_STALL_MS, waiting: readersWanted }
@@ -81,9 +90,8 @@ async function mount (app: FastifyInstance, options: MountOptions): Promise<void
     this.route(routeOf(resource, route))
     resources.push(resource)
   })
-  app.addHook('onReady', async function keysTable () {
+  app.addHook('onReady', async function checkBindings () {
     unbound(resources, actions)
-    if (actions.length > 0) await setUpIdempotency(app.store)
   })
 }
 
@@ -99,4 +107,4 @@ function unbound (resources: readonly Resource[], actions: readonly ActionResour
   }
 }
 
-export default fp(mount, { name: 'mount', dependencies: ['audience', 'auth', 'problems', 'store'] })
+export default fp(mount, { name: 'mount', dependencies: ['audience', 'auth', 'problems'] })

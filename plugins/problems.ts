@@ -5,7 +5,7 @@ import fp from 'fastify-plugin'
 import { PROBLEM_MEDIA_TYPE } from '../src/audience.js'
 import { isProblemCode, NO_ROUTE, problem } from '../src/core/errors.js'
 import { problemOf } from '../src/core/problem.js'
-import { pathOf } from '../src/http/url-path.js'
+import { pathOf, pathPattern } from '../src/http/url-path.js'
 import { announcesBody, closeOnceAnswered } from './well-formed.js'
 
 async function problems (app: FastifyInstance): Promise<void> {
@@ -43,7 +43,7 @@ function servedPaths (app: FastifyInstance): { methodsOf: (path: string) => stri
   app.addHook('onRoute', function rememberRoute (route) {
     // A catch-all (the CORS preflight's `OPTIONS *`) says nothing about which paths exist.
     if (route.url === '*') return
-    const served = routes.get(route.url) ?? { pattern: patternOf(route.url), methods: new Set<string>() }
+    const served = routes.get(route.url) ?? { pattern: pathPattern(route.url), methods: new Set<string>() }
     for (const method of [route.method].flat()) served.methods.add(method)
     routes.set(route.url, served)
   })
@@ -54,12 +54,6 @@ function servedPaths (app: FastifyInstance): { methodsOf: (path: string) => stri
       return [...methods].sort()
     }
   }
-}
-
-/** `/books/:id/text` -> a pattern of whole paths; `*` matches the rest. */
-function patternOf (url: string): RegExp {
-  const segments = url.split('/').map((segment) => segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-  return new RegExp(`^${segments.join('/')}$`)
 }
 
 export default fp(problems, { name: 'problems' })

@@ -62,7 +62,7 @@ interface PublishedDocument {
 
 const HEALTH_TAG = { name: 'health', description: 'Liveness and readiness, for load balancers and orchestrators.' }
 
-/** How If-None-Match is documented on every route: any answer with an ETag can be revalidated. */
+/** How If-None-Match is documented on every read: any answer with an ETag can be revalidated. */
 const IF_NONE_MATCH = {
   type: 'string',
   description: 'An ETag this client holds (or `*`): while it names the current representation, the answer is 304 with no body.'
@@ -132,7 +132,7 @@ function documented (schema: FastifySchema | undefined, route: RouteOptions, ref
     // An open route says so (`security: []`) rather than leaving a reader to guess.
     // Alternatives: a key, or a token from any trusted issuer, each with the same scopes.
     security: needsPrincipal(permissions) ? [BEARER_SCHEME, ...tokenSchemes].map((name) => ({ [name]: scopes })) : [],
-    headers: withRequestHeaders(schema.headers, route.config?.variants !== undefined)
+    headers: withRequestHeaders(schema.headers, route.config?.variants !== undefined, [route.method].flat().includes('GET'))
   }
 }
 
@@ -142,9 +142,9 @@ function withScopes (description: string | undefined, scopes: readonly string[])
   return [description, needs].filter((part) => part !== undefined).join(' ')
 }
 
-/** Documents If-None-Match, and X-Audience on a negotiated route, beside whatever headers the route declares. */
-function withRequestHeaders (headers: unknown, negotiated: boolean): object {
+/** Documents If-None-Match on a read, and X-Audience on a negotiated route, beside whatever headers the route declares. */
+function withRequestHeaders (headers: unknown, negotiated: boolean, read: boolean): object {
   const declared = headers as { properties?: object } | undefined
   const audience = negotiated ? { 'X-Audience': AUDIENCE_PARAMETER } : {}
-  return { ...declared, type: 'object', properties: { ...declared?.properties, ...audience, 'If-None-Match': IF_NONE_MATCH } }
+  return { ...declared, type: 'object', properties: { ...declared?.properties, ...audience, ...(read ? { 'If-None-Match': IF_NONE_MATCH } : {}) } }
 }

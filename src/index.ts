@@ -47,8 +47,8 @@ export {
   type ByteContent, type ByteSource, type Condition, type ConditionOp, type KyselySourceOptions, type ListSource, type RecordSource, type Sort, type TextSource, type WindowRead, type WindowSource
 } from './sources/index.js'
 export {
-  cursorPaging, DOT_SEGMENT, offsetPaging, pageLinkPaging, pathSegment, singlePaging, upstreamClient, upstreamList, upstreamPath, upstreamRecord,
-  type CursorPagingOptions, type FieldPaths, type OffsetPagingOptions, type PageLinkOptions, type UpstreamClient, type UpstreamFilters, type UpstreamListOptions,
+  cursorPaging, DOT_SEGMENT, offsetPaging, pageLinkPaging, pathSegment, singlePaging, upstreamAction, upstreamClient, upstreamList, upstreamPath, upstreamRecord,
+  type CursorPagingOptions, type FieldPaths, type OffsetPagingOptions, type PageLinkOptions, type UpstreamActionOptions, type UpstreamClient, type UpstreamFilters, type UpstreamListOptions, type UpstreamMethod,
   type UpstreamOptions, type UpstreamPaging, type UpstreamRecordOptions
 } from './sources/upstream/index.js'
 export { openStore, type GatewayDatabase, type OpenStoreOptions, type Store, type StoreKind } from './store/index.js'

@@ -10,6 +10,11 @@ export function withNote<T extends object> (schema: T, key: symbol, note: unknow
   return copy
 }
 
+/** A copy of `schema` with `changes` made to it, carrying its notes still. */
+export function changed<T extends object> (schema: T, changes: Readonly<Record<string, unknown>>): T {
+  return Object.assign(copyOf(schema), changes)
+}
+
 /** The note `schema` carries under `key`, if any. */
 export function noteOf<N> (schema: unknown, key: symbol): N | undefined {
   if (typeof schema !== 'object' || schema === null) return undefined

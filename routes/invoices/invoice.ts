@@ -34,13 +34,7 @@ export const Invoice = declareRecord('Invoice', Type.Object({
 }, { description: 'An invoice.' }), {
   refund: {
     description: 'Refund the invoice.',
-    when: refundable,
+    when: (invoice) => invoice.status === 'PAID' || { code: 'not_paid', reason: 'Only a paid invoice can be refunded.' },
     action: 'refundInvoice'
   }
 })
-
-/** Whether an invoice can be refunded now: what every answer says, and what the refund checks again. */
-function refundable (invoice: { status: string }): true | { code: string, reason: string } {
-  if (invoice.status === 'REFUNDED') return { code: 'refunded', reason: 'The invoice is already refunded.' }
-  return invoice.status === 'PAID' || { code: 'not_paid', reason: 'Only a paid invoice can be refunded.' }
-}

@@ -1,6 +1,7 @@
-// The refund an invoice affords: in one transaction, the invoice becomes REFUNDED and the ledger
-// gains the entry that pays the amount back. The affordance is checked again on the invoice as the
-// transaction reads it, so two refunds of one invoice at once refund it once; the other is a 409.
+// The refund an invoice affords: in one transaction, the invoice becomes REFUNDED (its version one
+// more) and the ledger gains the entry that pays the amount back. The affordance is checked again
+// on the invoice as the transaction reads it, so two refunds of one invoice at once refund it once;
+// the other is a 409.
 import type { FastifyInstance } from 'fastify'
 import Type from 'typebox'
 import { scope, storeAction, type ActionInput } from '../../src/index.js'
@@ -35,12 +36,7 @@ export default async function refund (app: FastifyInstance): Promise<void> {
     target: storeAction(app.store, {
       subject: async (tx, { params }: RefundInput) => await tx.selectFrom('invoices').selectAll().where('id', '=', params.id).executeTakeFirst(),
       act: async (tx, { params, body }: RefundInput, invoice: InvoiceTable) => {
-        const tags: string[] = JSON.parse(invoice.tags)
-        await tx.updateTable('invoices').set({
-          status: 'REFUNDED',
-          etag: `W/${Number(invoice.etag.replace(/^W\//, '')) + 1}`,
-          tags: JSON.stringify(tags.includes('REFUNDED') ? tags : [...tags, 'REFUNDED'])
-        }).where('id', '=', params.id).execute()
+        await tx.updateTable('invoices').set({ status: 'REFUNDED', etag: `W/${Number(invoice.etag.replace(/^W\//, '')) + 1}` }).where('id', '=', params.id).execute()
         const last = await tx.selectFrom('ledger').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst()
         await tx.insertInto('ledger').values({
           id: Number(last?.id ?? 0) + 1,

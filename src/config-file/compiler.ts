@@ -12,13 +12,16 @@ import { readCatalogue, type Catalogue } from '../store/catalogue/index.js'
 import type { Store } from '../store/store.js'
 import { declarationFileError, pointerOf, type Issue } from './errors.js'
 import type { LoadedFile } from './loader.js'
-import { compileRecords, markingOf } from './records.js'
-import type { BytesMountDeclaration, MountDeclaration, ParamDeclaration, RecordMountDeclaration, TextMountDeclaration, UpstreamDeclaration } from './schema.js'
+import { bodyOf, compileRecords, markingOf } from './records.js'
+import type { ActionMountDeclaration, BytesMountDeclaration, MountDeclaration, ParamDeclaration, RecordMountDeclaration, SourceDeclaration, TextMountDeclaration, UpstreamDeclaration } from './schema.js'
+import type { ActionInput, ActionMount } from '../core/action.js'
+import { storeAction } from '../sources/store-action.js'
+import { compileStatement } from './statements.js'
 import { tableBytes, tableOf, tableSource, tableText, upstreamSource, type Sourced } from './sources.js'
 
 /** A mount, with where the file declares it (to point at a refusal `app.mount` raises). */
 export interface DeclaredMount {
-  readonly mount: Mount
+  readonly mount: Mount | ActionMount
   readonly at: string
 }
 
@@ -40,7 +43,7 @@ export interface CompileContext {
   /** The app's checks (`app.validators`), which compile the upstream sources' row checks; absent, each source has a set of its own. */
   readonly validators?: Validators
   /** Serves each compiled mount (`app.mount`); what it refuses is a problem of the file, at the mount. */
-  readonly mount?: (mount: Mount) => void
+  readonly mount?: (mount: Mount | ActionMount) => void
 }
 
 const PERMISSIONS: Readonly<Record<string, Permission>> = { 'signed-in': signedIn, unrestricted }
@@ -64,7 +67,9 @@ export async function compileDeclarations (file: LoadedFile, context: CompileCon
     once(urls, routeKey(declared.url), index, `${at}/url`, `serves the URL of mount ${'#'}`, issues)
     once(names, declared.name, index, `${at}/name`, `is the name of mount ${'#'}`, issues)
     const known = { records, clients, tables }
-    const mount = declared.kind === 'text' || declared.kind === 'bytes' ? columnMountOf(declared, at, known, file, context, issues) : mountOf(declared, at, known, file, context, issues)
+    const mount = declared.kind === 'text' || declared.kind === 'bytes'
+      ? columnMountOf(declared, at, known, file, context, issues)
+      : declared.kind === 'action' ? actionOf(declared, at, known, file, context, issues) : mountOf(declared, at, known, file, context, issues)
     if (mount !== undefined) mounts.push({ mount, at })
   })
   for (const { mount, at } of mounts) {
@@ -126,7 +131,8 @@ function routeOf (declared: MountDeclaration): Pick<Mount, 'name' | 'url' | 'sum
   }
 }
 
-function mountOf (declared: RecordMountDeclaration, at: string, known: Known, file: LoadedFile, context: CompileContext, issues: Issue[]): Mount | undefined {
+/** The record and the source a mount (or an action) names, each a problem when it names none declared. */
+function recordAndSource (declared: { readonly record: string, readonly source: string }, at: string, known: Known, file: LoadedFile, issues: Issue[]): { record?: RecordDeclaration, source?: SourceDeclaration } {
   const { declarations } = file
   const record = known.records.get(declared.record)
   if (!Object.hasOwn(declarations.records, declared.record) && !refusedEntry(file, 'records', declared.record)) {
@@ -134,6 +140,64 @@ function mountOf (declared: RecordMountDeclaration, at: string, known: Known, fi
   }
   const source = Object.hasOwn(declarations.sources, declared.source) ? declarations.sources[declared.source] : undefined
   if (source === undefined && !refusedEntry(file, 'sources', declared.source)) issues.push({ pointer: `${at}/source`, message: `names no declared source; declared: ${Object.keys(declarations.sources).join(', ')}` })
+  return { record, source }
+}
+
+/**
+ * An action on one row of a table source: the row its path parameters name is read in the
+ * transaction (its affordance checked on it), the statements run, and the row is read again as the
+ * answer (as it was, when the statements deleted it).
+ */
+function actionOf (declared: ActionMountDeclaration, at: string, known: Known, file: LoadedFile, context: CompileContext, issues: Issue[]): ActionMount | undefined {
+  const { record, source } = recordAndSource(declared, at, known, file, issues)
+  const body = bodyOf(declared.body, `${at}/body`, issues)
+  const takes = new Set([...Object.keys(declared.params), ...Object.keys(declared.body), NOW])
+  for (const name of Object.keys(declared.body)) {
+    if (name === NOW || Object.hasOwn(declared.params, name)) issues.push({ pointer: `${at}/body/${pointerOf(name).slice(1)}`, message: `is ${name === NOW ? 'the statements\' own parameter :now' : 'a path parameter too'}; name the field otherwise` })
+  }
+  const statements = declared.statements.map((text, index) => {
+    const statement = compileStatement(text)
+    const unknown = statement.names.filter((name) => !takes.has(name))
+    if (unknown.length > 0) issues.push({ pointer: `${at}/statements/${index}`, message: `names ${unknown.map((name) => `:${name}`).join(', ')}, which is no path parameter, body field or :now; it takes ${[...takes].map((name) => `:${name}`).join(', ')}` })
+    return statement
+  })
+  if (record === undefined || source === undefined) return undefined
+  if ('upstream' in source) {
+    issues.push({ pointer: `${at}/source`, message: `an action acts on a table source; "${declared.source}" is an upstream's` })
+    return undefined
+  }
+  const reading = { kind: 'retrieve' as const, record, params: Object.keys(declared.params), at: pointerOf('sources', declared.source), mountAt: at, recordAt: pointerOf('records', declared.record) }
+  const { one } = tableSource(source, reading, context.store, known.tables, issues)
+  if (one === undefined) return undefined
+  return {
+    kind: 'action',
+    ...routeOf(declared),
+    ...(declared.method === undefined ? {} : { method: declared.method }),
+    params: paramsOf(declared.params),
+    body,
+    ...(declared.maxBodyBytes === undefined ? {} : { maxBodyBytes: declared.maxBodyBytes }),
+    result: record,
+    ...(declared.affords === undefined ? {} : { affords: { declaration: record, affordance: declared.affords } }),
+    ...(declared.creates === undefined ? {} : { creates: declared.creates }),
+    ...(declared.destructive === undefined ? {} : { destructive: declared.destructive }),
+    ...(declared.idempotent === undefined ? {} : { idempotent: declared.idempotent }),
+    target: storeAction(context.store, {
+      subject: async (tx, input: ActionInput) => await one(tx, input.params),
+      act: async (tx, { params, body }: ActionInput, before: Record<string, unknown>) => {
+        const values = { ...params, ...body, [NOW]: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') }
+        for (const statement of statements) await statement.bind(values).execute(tx)
+        return await one(tx, params) ?? before
+      }
+    })
+  }
+}
+
+/** The statements' own parameter: the instant the action acts, in UTC to the second. */
+const NOW = 'now'
+
+function mountOf (declared: RecordMountDeclaration, at: string, known: Known, file: LoadedFile, context: CompileContext, issues: Issue[]): Mount | undefined {
+  const { declarations } = file
+  const { record, source } = recordAndSource(declared, at, known, file, issues)
   const overrides = overridesOf(declared, at, issues)
   if (record === undefined || source === undefined) return undefined
   for (const field of overrides.keys()) {

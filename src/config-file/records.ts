@@ -1,11 +1,12 @@
 // A file's records as the same declarations TypeScript makes: declareRecord over TypeBox fields,
 // each carrying its marking, choices with their displays, nested records, affordances. A record
 // the projection would refuse (two labels) is refused here, where the record is in the file.
-import Type, { type TSchema } from 'typebox'
+import Type, { type TObject, type TSchema } from 'typebox'
 import { choices, declareRecord, Decimal, mark, Marking, Nullable, type Affordance, type Formatter, type RecordDeclaration } from '../declare/index.js'
 import { dateFormatter, moneyFormatter, numberFormatter } from '../declare/built-in-formatters.js'
 import { defineFormatter } from '../declare/formatter.js'
 import { buildProjection } from '../projection/build.js'
+import { changed } from '../schema-notes.js'
 import { pointerOf, type Issue } from './errors.js'
 import type { FieldDeclaration, FormattedMarking, Markings, RecordDeclarationEntry } from './schema.js'
 
@@ -51,6 +52,21 @@ export function markingOf (markings: Markings, at: string, issues: Issue[]): Mar
       return formatter === undefined ? undefined : Marking.formatted(formatter, markings.formatted?.description)
     }
   }
+}
+
+/** An action's body: its fields as a record's are, closed at every depth (an extra field is refused by name). */
+export function bodyOf (fields: Readonly<Record<string, FieldDeclaration>>, at: string, issues: Issue[]): TObject {
+  return closedAtEveryDepth(Type.Object(fieldsOf(fields, at, issues)))
+}
+
+/** `schema` with every object in it closed; each field's marking (a note) kept. */
+function closedAtEveryDepth<T extends TSchema> (schema: T): T {
+  const node = schema as TSchema & { type?: unknown, properties?: Record<string, TSchema>, items?: TSchema }
+  if (node.type === 'object' && node.properties !== undefined) {
+    const properties = Object.fromEntries(Object.entries(node.properties).map(([name, inner]) => [name, closedAtEveryDepth(inner)]))
+    return changed(schema, { properties, additionalProperties: false })
+  }
+  return node.items === undefined ? schema : changed(schema, { items: closedAtEveryDepth(node.items) })
 }
 
 function fieldsOf (fields: Readonly<Record<string, FieldDeclaration>>, at: string, issues: Issue[]): Record<string, TSchema> {
@@ -139,7 +155,8 @@ function affordancesOf (entry: RecordDeclarationEntry, at: string, issues: Issue
     const refusal = { code: declared.otherwise.code, reason: declared.otherwise.reason }
     affordances[action] = {
       description: declared.description,
-      when: (row) => admitted.includes(row[field] as never) || refusal
+      when: (row) => admitted.includes(row[field] as never) || refusal,
+      ...(declared.action === undefined ? {} : { action: declared.action })
     }
   }
   return affordances

@@ -121,7 +121,8 @@ const Affordance = closed({
     equals: Type.Optional(Type.Unsafe({ type: ['string', 'number', 'integer', 'boolean', 'null'], description: 'Available when the field holds this value.' })),
     in: Type.Optional(Type.Array(Type.Unsafe({ type: ['string', 'number', 'integer', 'boolean', 'null'] }), { minItems: 1, description: 'Available when the field holds one of these values.' }))
   }, { description: 'When the action is available: the field `equals` a value, or is `in` a list.' }),
-  otherwise: closed({ code: text('A stable machine-readable reason.'), reason: text('Why not, for a human.') })
+  otherwise: closed({ code: text('A stable machine-readable reason.'), reason: text('Why not, for a human.') }),
+  action: Type.Optional(Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_]*$', description: 'The action mount that acts on it, by name: every answer names it, and the app refuses to start unless it is mounted.' }))
 }, { description: 'An action each row answers whether it affords.' })
 
 const Record_ = closed({
@@ -348,7 +349,26 @@ const Mount = Type.Unsafe({
         ceiling: Type.Optional(whole('The most bytes a window holds (default 65536); a larger max_bytes is refused, not clamped.', 4)),
         defaultBytes: Type.Optional(whole('The bytes a window holds when no max_bytes is sent (default 16384, at most the ceiling).', 4))
       }, { description: 'How an agent reads the bytes: windows of them.' }))
-    }, { description: 'Bytes held in a column (an image, a file): whole or by range in their own media type to a plain client, a window of bytes to an agent.' })
+    }, { description: 'Bytes held in a column (an image, a file): whole or by range in their own media type to a plain client, a window of bytes to an agent.' }),
+    closed({
+      kind: Type.Literal('action'),
+      ...route,
+      method: Type.Optional(oneOf(['POST', 'PUT', 'PATCH', 'DELETE'], 'The method it is called with (default POST).')),
+      permissions,
+      params: params('The path parameters naming the row it acts on; on its table, each is the field of its name (or as the source maps it).'),
+      body: Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }), ref('Field'), { description: 'The body\'s fields, with their types and bounds: JSON, closed (any other field is refused by name). Each is a statement\'s `:name`.' }),
+      maxBodyBytes: Type.Optional(whole('The largest body it takes, in bytes (default 16384).', 2)),
+      record: text('The record of the row it acts on, as declared in `records`: what it answers with.'),
+      source: text('The table source the row is read from, as declared in `sources`: before the statements (its affordance checked on it), and after (the answer).'),
+      affords: Type.Optional(text('The record\'s affordance it acts on, which must name this action: checked again on the row as the transaction reads it (409 when it no longer holds, nothing done).')),
+      statements: Type.Array(Type.String({ minLength: 1 }), {
+        minItems: 1,
+        description: 'The SQL it runs, in order, in one transaction: all commit together or none does. `:name` is a parameter (a path parameter, a body field, or `now`, the instant in UTC to the second), never text pasted in.'
+      }),
+      creates: Type.Optional(Type.Boolean({ description: 'It creates what it answers with: 201 rather than 200.' })),
+      destructive: Type.Optional(Type.Boolean({ description: 'It may destroy or undo something (MCP\'s destructiveHint; default true).' })),
+      idempotent: Type.Optional(Type.Boolean({ description: 'Calling it twice does no more than once (MCP\'s idempotentHint; default false).' }))
+    }, { description: 'An action on one row of a table: its statements run in one transaction, and it answers the row as it is then.' })
   ]
 })
 
@@ -426,6 +446,7 @@ export interface FieldDeclaration extends Markings {
 
 export interface AffordanceDeclaration {
   readonly description: string
+  readonly action?: string
   readonly when: { readonly field: string, readonly equals?: JsonScalar, readonly in?: readonly JsonScalar[] }
   readonly otherwise: { readonly code: string, readonly reason: string }
 }
@@ -526,7 +547,28 @@ export type RecordMountDeclaration =
   | MountDeclarationBase & { readonly kind: 'list', readonly paging?: ListPagingDeclaration, readonly filters?: Readonly<Record<string, typeof FILTER_KINDS[number]>>, readonly sort?: SortOptions }
   | MountDeclarationBase & { readonly kind: 'retrieve', readonly params: Readonly<Record<string, ParamDeclaration>> }
 
-export type MountDeclaration = RecordMountDeclaration | TextMountDeclaration | BytesMountDeclaration
+export interface ActionMountDeclaration {
+  readonly kind: 'action'
+  readonly name: string
+  readonly url: string
+  readonly summary: string
+  readonly description?: string
+  readonly tags?: readonly string[]
+  readonly method?: 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+  readonly permissions: readonly PermissionDeclaration[]
+  readonly params: Readonly<Record<string, ParamDeclaration>>
+  readonly body: Readonly<Record<string, FieldDeclaration>>
+  readonly maxBodyBytes?: number
+  readonly record: string
+  readonly source: string
+  readonly affords?: string
+  readonly statements: readonly string[]
+  readonly creates?: boolean
+  readonly destructive?: boolean
+  readonly idempotent?: boolean
+}
+
+export type MountDeclaration = RecordMountDeclaration | TextMountDeclaration | BytesMountDeclaration | ActionMountDeclaration
 
 export interface DeclarationFile {
   readonly info?: DocumentInfo

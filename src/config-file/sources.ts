@@ -21,6 +21,8 @@ import type { TableSourceDeclaration, UpstreamPagingDeclaration, UpstreamSourceD
 export interface Sourced {
   readonly list?: ListSource<unknown, any> | WindowSource<unknown, any>
   readonly record?: RecordSource<Record<string, unknown>, any>
+  /** The record its path parameters name, read on `db` (an action's transaction), as `record` reads it. */
+  readonly one?: (db: Kysely<any>, args: Readonly<Record<string, unknown>>) => Promise<Record<string, unknown> | undefined>
 }
 
 /** What a source is read for: the record it serves, and the path parameters a retrieve names it by. */
@@ -88,8 +90,7 @@ export function tableSource (declared: TableSourceDeclaration, reading: Reading,
   })
   if (broken || keys.some(({ column }) => column === undefined)) return {}
 
-  const db = store.db as Kysely<any>
-  const query = (): any => {
+  const queryOn = (db: Kysely<any>): any => {
     let selected = db.selectFrom(declared.table).select((eb: any) => mapped.map(({ field, column, cast }) => cast === 'text' ? sql`cast(${sql.ref(column)} as text)`.as(field) : column === field ? eb.ref(column) : eb.ref(column).as(field)))
     for (const { column, direction } of order) selected = selected.orderBy(column, direction)
     return selected
@@ -98,9 +99,15 @@ export function tableSource (declared: TableSourceDeclaration, reading: Reading,
   const decode = decoded.length === 0 && conversions.length === 0 ? undefined : (row: Record<string, unknown>) => decodeRow(row, decoded, conversions)
   // A filter compares the column itself: WHERE cannot name the field a column is selected as.
   const renamed = Object.fromEntries(mapped.filter(({ field, column }) => field !== column).map(({ field, column }) => [field, column]))
+  const query = (): any => queryOn(store.db as Kysely<any>)
   if (reading.kind === 'list') return { list: kyselySource(store, query, { decode, columns: renamed, ...(declared.seek === true ? { keyset: { column: order[0].column } } : {}) }) }
+  const named = (db: Kysely<any>, args: Readonly<Record<string, unknown>>): any => keys.reduce((selected, { column, param }) => selected.where(column, '=', args[param]), queryOn(db))
   return {
-    record: kyselyRecordSource((args: Record<string, unknown>) => keys.reduce((selected, { column, param }) => selected.where(column, '=', args[param]), query()), { decode })
+    record: kyselyRecordSource((args: Record<string, unknown>) => named(store.db as Kysely<any>, args), { decode }),
+    one: async (db, args) => {
+      const row: Record<string, unknown> | undefined = await named(db, args).executeTakeFirst()
+      return row === undefined || decode === undefined ? row : decode(row)
+    }
   }
 }
 

@@ -7,7 +7,7 @@ import type { Principal } from '../permissions.js'
 import { projectPayload } from '../projection/index.js'
 import type { ActionContext, ActionPlan } from './action.js'
 import { actionUnavailable, problem } from './errors.js'
-import { answerOf, fingerprintOf, scopeOf, type IdempotencyStore } from './idempotency.js'
+import { answerOf, checkedKey, fingerprintOf, scopeOf, type IdempotencyStore } from './idempotency.js'
 import { problemOf } from './problem.js'
 import { inSpan, inSpanSync } from './spans.js'
 
@@ -16,8 +16,10 @@ export interface ActionCall extends ActionContext {
   readonly audience: Audience
   readonly params: Readonly<Record<string, unknown>>
   readonly body: unknown
-  /** The caller's key for this call, checked by the transport (checkedKey): a retry with it is answered, not acted on. */
-  readonly idempotencyKey?: string
+  /** The caller's key for this call, as sent: a retry with it is answered, not acted on. */
+  readonly idempotencyKey?: unknown
+  /** What the transport calls the key, as a refusal of it names it (default the header's name). */
+  readonly keyName?: string
   /** The log an audit line goes to: the request's. */
   readonly audit?: AuditLog
 }
@@ -53,9 +55,12 @@ export async function act (plan: ActionPlan, call: ActionCall, settings: ActSett
   let outcome: ActionOutcome = 'failed'
   let args: unknown
   try {
-    const input = plan.check(call.params, call.body)
+    // The key's problem, if any, named in the one 400 with the arguments'.
+    const problems = new Map<string, string[]>()
+    const key = call.idempotencyKey === undefined ? undefined : keyOf(call.idempotencyKey, call.keyName, problems)
+    const input = plan.check(call.params, call.body, problems)
     args = redacted(input, plan.hiddenFields)
-    const scope = call.idempotencyKey === undefined ? undefined : scopeOf(plan.name, callerOf(call), call.idempotencyKey)
+    const scope = key === undefined ? undefined : scopeOf(plan.name, callerOf(call), key)
     if (scope !== undefined) {
       const earlier = answerOf(await settings.idempotency.claim(scope, fingerprintOf(input), (settings.now ?? Date.now)()))
       if (earlier !== undefined) {
@@ -66,6 +71,7 @@ export async function act (plan: ActionPlan, call: ActionCall, settings: ActSett
     let presented: Record<string, unknown> | undefined
     try {
       await inSpan('action', async () => await plan.target.run(input, {
+        key: scope,
         check: (row) => { checkRow(plan, call.params, row) },
         settle: async (result, within) => {
           presented = plan.present(result)
@@ -83,8 +89,31 @@ export async function act (plan: ActionPlan, call: ActionCall, settings: ActSett
     outcome = outcomeOf(error)
     throw error
   } finally {
-    settings.onOutcome?.(plan.name, outcome)
-    call.audit?.info({ audit: { action: plan.name, caller: identityOf(call.principal), arguments: args ?? null, outcome } }, 'action called')
+    audited(plan.name, call, settings, outcome, args)
+  }
+}
+
+/**
+ * A call refused before it reached the flow (its caller's credentials, its rate, its body's size or
+ * media type), audited and counted as every call is: with no arguments, which were never read.
+ */
+export function refusedEarly (action: string, call: Pick<ActionCall, 'principal' | 'audit'>, settings: ActSettings, error: unknown): void {
+  audited(action, call, settings, outcomeOf(error), undefined)
+}
+
+/** The audit line and the count of one call, whatever its outcome. */
+function audited (action: string, call: Pick<ActionCall, 'principal' | 'audit'>, settings: ActSettings, outcome: ActionOutcome, args: unknown): void {
+  settings.onOutcome?.(action, outcome)
+  call.audit?.info({ audit: { action, caller: identityOf(call.principal), arguments: args ?? null, outcome } }, 'action called')
+}
+
+/** The key as sent, or undefined with its problem added to `problems`. */
+function keyOf (sent: unknown, name: string | undefined, problems: Map<string, string[]>): string | undefined {
+  try {
+    return checkedKey(sent, name)
+  } catch (error) {
+    for (const [argument, messages] of Object.entries((error as { errors: Record<string, string[]> }).errors)) problems.set(argument, messages)
+    return undefined
   }
 }
 

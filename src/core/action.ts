@@ -10,7 +10,7 @@ import { fieldInfo } from '../declare/field-info.js'
 import { needsPrincipal, type Permission, type Principal } from '../permissions.js'
 import { buildProjection, type Projection } from '../projection/index.js'
 import type { ReadContext } from '../sources/index.js'
-import { act, type Acted, type ActionCall } from './act.js'
+import { act, refusedEarly, type Acted, type ActionCall } from './act.js'
 import { bodyChecker } from './body.js'
 import type { ProblemCode } from './errors.js'
 import { MountError, type MountSettings } from './mount.js'
@@ -51,12 +51,20 @@ export interface ActionHooks<Row, Result> {
    * transaction when it passes one (`within`), so the work and its record commit together or not at all.
    */
   readonly settle: (result: Result, within?: unknown) => Promise<void>
+  /**
+   * The call's Idempotency-Key as the gateway keeps it (a digest of the action, the caller and the
+   * key they sent), for a target that passes it on (an upstream's), so that a retry acts once there
+   * too; absent for a call sent without one.
+   */
+  readonly key?: string
 }
 
 /** What acts: runs the action once for `input`, calling `check` before anything changes and `settle` before it commits. */
 export interface ActionTarget<Input = any, Result = any, Row = any> {
   /** The problems it can answer with (a store's, an upstream's). */
   readonly problems: readonly ProblemCode[]
+  /** True when it reads the record it acts on and calls `check` with it: what an action bound to an affordance needs. */
+  readonly readsSubject: boolean
   readonly run: (input: Input, hooks: ActionHooks<Row, Result>, context: ActionContext) => Promise<Result>
 }
 
@@ -115,6 +123,8 @@ export interface ActionResource {
   readonly problems: readonly ProblemCode[]
   /** Acts on one call (act.ts), as every transport calls it. */
   act: (call: ActionCall) => Promise<Acted>
+  /** Audits and counts a call its transport refused before acting on it (its credentials, its rate, its body). */
+  refused: (call: Pick<ActionCall, 'principal' | 'audit'>, error: unknown) => void
 }
 
 /** What the flow (act.ts) needs, prepared once at registration. */
@@ -122,8 +132,8 @@ export interface ActionPlan {
   readonly name: string
   readonly status: 200 | 201
   readonly target: ActionTarget
-  /** Checks the path parameters and the body: one 400 naming every wrong one. */
-  readonly check: (params: Readonly<Record<string, unknown>>, body: unknown) => ActionInput
+  /** Checks the path parameters and the body: one 400 naming every wrong one, with any already found (`problems`). */
+  readonly check: (params: Readonly<Record<string, unknown>>, body: unknown, problems: Map<string, string[]>) => ActionInput
   /** The bound affordance, if any. */
   readonly affordance?: Affordance<any>
   /** Result -> the plain record, refusing a stored value its declaration does not admit. */
@@ -154,8 +164,7 @@ export function compileAction (mount: ActionMount, settings: MountSettings): Act
     name: mount.name,
     status,
     target: mount.target,
-    check: (params, sent) => {
-      const problems = new Map<string, string[]>()
+    check: (params, sent, problems) => {
       let checkedParams: Record<string, unknown> = {}
       try {
         checkedParams = { ...checkParams({ audience: 'plain', query: {}, params }).params }
@@ -186,7 +195,8 @@ export function compileAction (mount: ActionMount, settings: MountSettings): Act
     destructive: mount.destructive ?? true,
     idempotent: mount.idempotent ?? false,
     problems: problemsOf(mount, affordance),
-    act: async (call) => await act(plan, call, acting)
+    act: async (call) => await act(plan, call, acting),
+    refused: (call, error) => { refusedEarly(mount.name, call, acting, error) }
   }
 }
 
@@ -196,6 +206,7 @@ function boundAffordance (mount: ActionMount, named: string): Affordance<any> | 
   const { declaration, affordance: name } = mount.affords
   const affordance = Object.hasOwn(declaration.affordances, name) ? declaration.affordances[name] : undefined
   if (affordance === undefined) throw new MountError(`${named}: the record ${declaration.name} declares no affordance '${name}'.`)
+  if (!mount.target.readsSubject) throw new MountError(`${named}: its target reads no record to check the affordance '${name}' on; give it a subject.`)
   if (affordance.action !== mount.name) {
     throw new MountError(`${named}: the affordance '${name}' of ${declaration.name} must name this action (\`action: '${mount.name}'\`), so that every answer tells an agent what to call.`)
   }
@@ -238,7 +249,7 @@ function problemsOf (mount: ActionMount, affordance: Affordance<unknown> | undef
     'AG_INVALID_ARGUMENTS',
     'AG_UNKNOWN_AUDIENCE',
     ...(needsPrincipal(mount.permissions) ? ['AG_UNAUTHORIZED', 'AG_FORBIDDEN'] as const : []),
-    ...(mount.params === undefined ? [] : ['AG_NOT_FOUND'] as const),
+    ...(mount.target.readsSubject ? ['AG_NOT_FOUND'] as const : []),
     'AG_NOT_ACCEPTABLE',
     ...(affordance === undefined ? [] : ['AG_ACTION_UNAVAILABLE'] as const),
     'AG_IDEMPOTENCY_IN_PROGRESS',

@@ -29,8 +29,8 @@ export function bodiesAjv (): Ajv {
 export function bodyChecker (schema: TObject, compile: CompileArguments): (sent: unknown, problems: Map<string, string[]>) => Record<string, unknown> {
   const validate = compile(schema)
   return (sent, problems) => {
-    const body = sent === undefined || sent === null ? {} : sent
-    if (typeof body !== 'object' || Array.isArray(body)) problems.set('body', [NOT_AN_OBJECT])
+    const body = sent === undefined ? {} : sent
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) problems.set('body', [NOT_AN_OBJECT])
     else if (!validate(body)) {
       for (const [name, messages] of Object.entries(argumentErrors(validate.errors as ValidationIssue[], 'body'))) problems.set(name, [...(problems.get(name) ?? []), ...messages])
     }

@@ -38,8 +38,8 @@ export interface IdempotencyStore {
 }
 
 /** The key as sent, or the 400 naming it. */
-export function checkedKey (key: string, name = IDEMPOTENCY_HEADER): string {
-  if (!KEY.test(key)) throw invalidArguments({ [name]: ['Must be 1 to 255 visible ASCII characters, such as a UUID.'] })
+export function checkedKey (key: unknown, name = IDEMPOTENCY_HEADER): string {
+  if (typeof key !== 'string' || !KEY.test(key)) throw invalidArguments({ [name]: ['Must be 1 to 255 visible ASCII characters, such as a UUID.'] })
   return key
 }
 

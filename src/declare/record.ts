@@ -30,12 +30,16 @@ export interface RecordDeclaration<Row = Record<string, unknown>> {
 /** The row type a declaration presents: what a source must yield for it. */
 export type RowOf<D> = D extends RecordDeclaration<infer Row> ? Row : never
 
+/** Where an affordance is bound to an action, each answer names it: what an agent calls. */
+const ACTION = Type.Optional(Type.String({ description: 'The action that acts on the record (its operationId over HTTP, its tool\'s name over MCP), when one does: call it while available.' }))
+
 export const AvailabilitySchema = Type.Union([
-  Type.Object({ available: Type.Literal(true) }, { additionalProperties: false }),
+  Type.Object({ available: Type.Literal(true), action: ACTION }, { additionalProperties: false }),
   Type.Object({
     available: Type.Literal(false),
     code: Type.String({ description: 'A stable machine-readable reason.' }),
-    reason: Type.String({ description: 'Why the action is unavailable, for a human.' })
+    reason: Type.String({ description: 'Why the action is unavailable, for a human.' }),
+    action: ACTION
   }, { additionalProperties: false })
 ], { description: 'Whether the action is available on this record, and if not, why.' })
 
@@ -49,7 +53,7 @@ export function declareRecord<P extends TProperties> (
   if (actions.length === 0) return Object.freeze({ name, schema, present: identity, affordances: {} })
   const { properties, ...annotations } = schema as TObject<P> & Record<string, unknown>
   const affordanceSchemas: Record<string, TSchema> = {}
-  for (const [action, affordance] of actions) affordanceSchemas[action] = availabilitySchema(affordance)
+  for (const [action, affordance] of actions) affordanceSchemas[action] = { ...AvailabilitySchema, description: describedAffordance(affordance) }
   const full = Type.Object(
     { ...properties, affordances: Type.Object(affordanceSchemas, { description: 'What can be done with this record.' }) },
     pickAnnotations(annotations)
@@ -62,13 +66,9 @@ export function declareRecord<P extends TProperties> (
   })
 }
 
-/** An affordance's answer as declared: bound to an action, each answer also names it. */
-function availabilitySchema (affordance: Affordance<any>): TSchema {
-  if (affordance.action === undefined) return { ...AvailabilitySchema, description: affordance.description }
-  const action = Type.Literal(affordance.action, { description: 'The action (its operationId, and its MCP tool\'s name) that acts on this record; call it while available.' })
-  return Type.Union(AvailabilitySchema.anyOf.map((answer) => Type.Object({ ...answer.properties, action }, { additionalProperties: false })), {
-    description: `${affordance.description} Acted on by ${affordance.action}.`
-  })
+/** What an affordance is, and the action that acts on it, if one does. */
+function describedAffordance (affordance: Affordance<any>): string {
+  return affordance.action === undefined ? affordance.description : `${affordance.description} Acted on by ${affordance.action}.`
 }
 
 /** One row's answer to an affordance: available, or why not; each names its action when it has one. */

@@ -4,11 +4,11 @@
 // body too large, not JSON), and what the core acted into a reply in the audience's media type.
 import type { FastifyError, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import Type from 'typebox'
-import { JSON_VARIANTS } from '../audience.js'
+import { AUDIENCE_HEADER, JSON_VARIANTS } from '../audience.js'
 import type { ActionResource } from '../core/action.js'
 import { NOT_AN_OBJECT } from '../core/body.js'
 import { invalidArguments, NO_ROUTE, problem } from '../core/errors.js'
-import { checkedKey, IDEMPOTENCY_HEADER, KEPT_SECONDS } from '../core/idempotency.js'
+import { IDEMPOTENCY_HEADER, KEPT_SECONDS } from '../core/idempotency.js'
 import { compileResponseSerializer } from '../core/serializer.js'
 import { callerOf } from './caller.js'
 import { problemResponses, resultResponse } from './responses.js'
@@ -31,11 +31,14 @@ const ACTION_HEADERS = Type.Object({
 const JSON_TYPE = /^application\/json\s*(?:;|$)/i
 
 export function actionRouteOf (action: ActionResource): RouteOptions {
+  // The requests that reached the flow, which audits them; any other is refused before it and audited here.
+  const reached = new WeakSet<FastifyRequest>()
   return {
     method: action.method,
     url: action.url,
     bodyLimit: action.maxBodyBytes,
-    config: { variants: JSON_VARIANTS, permissions: action.permissions },
+    // A browser on an allowed origin may call it: its method, its body and its key, and read whether it was replayed.
+    config: { variants: JSON_VARIANTS, permissions: action.permissions, cors: { methods: [action.method], allowedHeaders: ['Authorization', AUDIENCE_HEADER, 'Content-Type', IDEMPOTENCY_HEADER], exposedHeaders: ['Idempotent-Replayed'] } },
     // The core checks the body and the path parameters (closed, nothing coerced) and names every wrong one.
     validatorCompiler: () => acceptAsSent,
     serializerCompiler: compileResponseSerializer,
@@ -61,20 +64,24 @@ export function actionRouteOf (action: ActionResource): RouteOptions {
       }
       done(null, payload)
     },
-    // The parser's refusals, as the registry's problems; the gateway's handler sends them.
-    errorHandler: function translateParserError (error: FastifyError) {
-      throw translated(error, action.maxBodyBytes)
+    // The parser's refusals, as the registry's problems; the gateway's handler sends them. A call
+    // refused before the flow (its credentials, its rate, its body) is audited and counted here.
+    errorHandler: function refuseCall (error: FastifyError, request: FastifyRequest) {
+      const refusal = translated(error, action.maxBodyBytes)
+      if (!reached.has(request)) action.refused({ principal: request.principal, audit: request.log }, refusal)
+      throw refusal
     },
     handler: async function actRequest (request: FastifyRequest, reply: FastifyReply) {
       const params = request.params as Record<string, unknown>
       if (Object.values(params).includes('')) throw problem('AG_NOT_FOUND', NO_ROUTE)
       const key = request.headers['idempotency-key']
+      reached.add(request)
       const acted = await action.act({
         audience: request.audience,
         params,
         body: request.body,
         // Sent twice, Node joins the two with a comma and a space: no key has a space.
-        idempotencyKey: key === undefined ? undefined : checkedKey(String(key)),
+        idempotencyKey: key,
         principal: request.principal,
         requestId: request.id,
         log: request.log,

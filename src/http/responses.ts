@@ -35,6 +35,7 @@ const RATE_LIMITED: HeaderName[] = ['X-RateLimit-Limit', 'X-RateLimit-Remaining'
 const HEADERS_BY_STATUS: Readonly<Record<number, HeaderName[]>> = {
   401: ['WWW-Authenticate'],
   403: ['WWW-Authenticate'],
+  409: ['Retry-After'],
   416: ['Content-Range'],
   429: ['Retry-After'],
   503: ['Retry-After']

@@ -4,7 +4,7 @@
 // makes a retry safe as the Idempotency-Key header does over HTTP; its output is the projected
 // result. A refusal is a tool result with `isError`, in the problem's words, as for reads.
 import type { ActionResource } from '../core/action.js'
-import { checkedKey, KEPT_SECONDS } from '../core/idempotency.js'
+import { KEPT_SECONDS } from '../core/idempotency.js'
 import { MountError } from '../core/mount.js'
 import { problemOf } from '../core/problem.js'
 import { answered, refusal, type Tool, type ToolDefinition } from './tools.js'
@@ -53,10 +53,9 @@ export function actionToolOf (action: ActionResource): Tool {
         else (isPath.has(name) ? params : body)[name] = value
       }
       try {
-        const idempotencyKey = key === undefined ? undefined : checkedKey(typeof key === 'string' ? key : '', IDEMPOTENCY_ARGUMENT)
         const { log } = context
         const audit = log?.info === undefined ? undefined : { info: log.info.bind(log) }
-        const acted = await action.act({ audience: 'agent', params, body, idempotencyKey, ...context, audit })
+        const acted = await action.act({ audience: 'agent', params, body, idempotencyKey: key, keyName: IDEMPOTENCY_ARGUMENT, ...context, audit })
         return answered(acted.body)
       } catch (error) {
         const { status, body: problem } = problemOf(error)

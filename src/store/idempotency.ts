@@ -24,8 +24,8 @@ interface KeysDatabase {
   gateway_idempotency: KeyRow
 }
 
-/** The table, made sure of; safe on every start, and by replicas starting at once. */
-export async function setUpIdempotency (store: Pick<Store<any>, 'db'>): Promise<void> {
+/** The table, made sure of; safe to run again, and by replicas at once. */
+async function setUpIdempotency (store: Pick<Store<any>, 'db'>): Promise<void> {
   const db = store.db as unknown as Kysely<KeysDatabase>
   const create = async (): Promise<void> => {
     await db.schema.createTable(IDEMPOTENCY_TABLE).ifNotExists()
@@ -42,9 +42,16 @@ export async function setUpIdempotency (store: Pick<Store<any>, 'db'>): Promise<
   await create().catch(async () => { await create() })
 }
 
+/**
+ * The keys kept in `store`. The table is made sure of when the first key is claimed, not when the
+ * app starts: a gateway that is only checked (or whose actions are never called) writes nothing.
+ */
 export function storeIdempotency (store: Pick<Store<any>, 'db'>): IdempotencyStore {
   const db = store.db as unknown as Kysely<KeysDatabase>
+  let made: Promise<void> | undefined
   const claim = async (scope: string, fingerprint: string, now: number): Promise<Claim> => {
+    // Tried again on the next claim if it failed (the store was out of reach).
+    await (made ??= setUpIdempotency(store).catch((error: unknown) => { made = undefined; throw error }))
     await db.deleteFrom(IDEMPOTENCY_TABLE).where('expires_at', '<=', now).execute()
     const inserted = await db.insertInto(IDEMPOTENCY_TABLE)
       .values({ scope, fingerprint, status: null, result: null, claimed_at: now, expires_at: now + KEPT_SECONDS * 1000 })

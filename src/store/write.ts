@@ -4,6 +4,7 @@
 // this process or another, waits for it rather than failing mid-way. On PostgreSQL it is
 // SERIALIZABLE, and run again when the database refuses it for a conflict with a concurrent one.
 import { sql, type Kysely } from 'kysely'
+import { problem } from '../core/errors.js'
 import type { Store } from './store.js'
 
 /** How many times a write the database refused for a conflict is run in all before the refusal stands. */
@@ -30,7 +31,9 @@ export async function inWriteTransaction<DB, T> (store: Pick<Store<DB>, 'db' | '
     try {
       return await store.db.transaction().setIsolationLevel('serializable').execute(work)
     } catch (error) {
-      if (attempt >= WRITE_ATTEMPTS || !RETRYABLE.has((error as { code?: unknown }).code as string)) throw error
+      if (!RETRYABLE.has((error as { code?: unknown }).code as string)) throw error
+      // Writes at the same time as this one, every time: a state of the store, which passes (503), not a fault of the request.
+      if (attempt >= WRITE_ATTEMPTS) throw problem('AG_STORE_UNAVAILABLE', `The store refused the write ${WRITE_ATTEMPTS} times, each for a conflict with writes at the same time: retry shortly.`)
     }
   }
 }

@@ -2,7 +2,7 @@
 // every route, to both audiences, byte for byte, the same MCP tools, and the same OpenAPI document.
 // The book text's lines are computed by a function, which a file cannot declare: that one mount is
 // added in TypeScript beside the file's, so the whole document is compared, nothing left out.
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import t from 'tap'
 import { mountBookText } from '../../routes/books/index.js'
 import { AUTH, buildApp } from '../helpers/app.js'
@@ -57,4 +57,35 @@ t.test('the same MCP tools', async (t) => {
   const [expected, actual] = await Promise.all([list(typed), list(declared)])
   t.match(expected, 'listLedgerEntries')
   t.equal(actual, expected)
+})
+
+t.test('the refund acts alike: its statements in one transaction, the same answers and the same store after', async (t) => {
+  // Each app its own store: the file's statements and the TypeScript target refund each's own invoice.
+  const { app: typedApp } = await buildApp(t)
+  const declaredApp = await buildDeclaredApp(t, 'examples/demo.gateway.json', { also: bookTextMount })
+  const refund = async (app: FastifyInstance, id: number, headers: Record<string, string>, body: object = { amount: '12.50', reason: 'Damaged' }): Promise<LightMyRequestResponse> =>
+    await app.inject({ method: 'POST', url: `/invoices/${id}/refund`, payload: body, headers: { ...AUTH, ...SAME_ID, ...headers } })
+  const steps: Array<[number, Record<string, string>, object?]> = [
+    [8, { 'x-audience': 'agent', 'idempotency-key': 'k' }],
+    [8, { 'idempotency-key': 'k' }],
+    [8, {}],
+    [7, { 'x-audience': 'agent' }],
+    [9, {}],
+    [8, { 'idempotency-key': 'k' }, { amount: '1.00', reason: 'Other' }],
+    [8, {}, { amount: 12.5, reason: '' }]
+  ]
+  for (const [id, headers, body] of steps) {
+    const [expected, actual] = [await refund(typedApp, id, headers, body), await refund(declaredApp, id, headers, body)]
+    const step = `${id} ${JSON.stringify(headers)}`
+    t.equal(actual.statusCode, expected.statusCode, `${step}: status`)
+    t.equal(actual.headers['idempotent-replayed'], expected.headers['idempotent-replayed'], `${step}: replayed alike`)
+    t.equal(actual.body, expected.body, `${step}: body, byte for byte`)
+  }
+  for (const headers of [AUDIENCES.plain, AUDIENCES.agent]) {
+    const [expected, actual] = await Promise.all([typedApp, declaredApp].map(async (app) => await app.inject({ url: '/invoices', headers })))
+    t.equal(actual.body, expected.body, 'the invoices after')
+  }
+  const ledger = async (app: FastifyInstance): Promise<unknown> => (await app.inject({ url: '/ledger' })).json().slice(1240).map(({ posted_at: _at, ...entry }: Record<string, unknown>) => entry)
+  t.strictSame(await ledger(declaredApp), await ledger(typedApp), 'one ledger entry each, the same but for the second it was posted')
+  t.strictSame(await ledger(typedApp), [{ id: 1241, memo: 'Refund of INV-2: Damaged', amount: '-12.50', account_id: 13 }])
 })

@@ -21,6 +21,18 @@ if (await needs(t, 'PostgreSQL')) {
       }
     })
   }
+  t.test('the file\'s refund runs its statements on PostgreSQL, and the TypeScript demo reads what they wrote', async (t) => {
+    const body = { amount: '12.50', reason: 'Damaged' }
+    const refunded = await declared.inject({ method: 'POST', url: '/invoices/8/refund', payload: body, headers: { ...AUTH, 'x-audience': 'agent' } })
+    t.equal(refunded.statusCode, 200)
+    t.match(refunded.json(), { id: 8, status: 'Refunded', affordances: { refund: { available: false, code: 'not_paid', action: 'refundInvoice' } } })
+    const again = await typed.inject({ method: 'POST', url: '/invoices/8/refund', payload: body, headers: AUTH })
+    t.equal(again.statusCode, 409, 'the TypeScript refund reads the invoice the file\'s refunded')
+    const invoices = (await typed.inject({ url: '/invoices?status=REFUNDED', headers: AUTH })).json()
+    t.match(invoices, [{ id: 8, status: 'REFUNDED', etag: 'W/3' }])
+    const ledger = (await typed.inject({ url: '/ledger' })).json().slice(1240)
+    t.match(ledger, [{ id: 1241, memo: 'Refund of INV-2: Damaged', amount: '-12.50', account_id: 13, posted_at: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/ }])
+  })
   t.test('a table of another schema is not one of this store\'s', async (t) => {
     const other = freshSchema()
     t.teardown(other.drop)

@@ -60,7 +60,7 @@ t.test('SIGHUP reads the file again: a valid one is served, a refused one logged
   server.child.kill('SIGHUP')
   const refused = await server.logged(/^reload refused/)
   t.match(refused, { level: 50, path: file, problems: 1, msg: 'reload refused: the declaration file has 1 problem; the routes in service are kept' })
-  t.match(await server.logged(/\/mounts\/0\/kind: /), { level: 50, msg: new RegExp(`^${file}:\\d+:\\d+: /mounts/0/kind: "kind" must be one of "list", "retrieve", "text", "bytes"; got "index"$`) }, 'the problem on a line of its own, located')
+  t.match(await server.logged(/\/mounts\/0\/kind: /), { level: 50, msg: new RegExp(`^${file}:\\d+:\\d+: /mounts/0/kind: "kind" must be one of "list", "retrieve", "text", "bytes", "action"; got "index"$`) }, 'the problem on a line of its own, located')
   t.equal((await get('/chores')).status, 200, 'the routes in service keep serving')
 
   await writeFile(file, declaration({ listTasks: '/tasks' }, 'chores'))

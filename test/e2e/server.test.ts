@@ -30,13 +30,13 @@ t.test('serves the demo both ways and closes cleanly on SIGTERM', async (t) => {
   t.equal((await plain.json() as unknown[]).length, 3)
   const agent = await fetch(`${server.url}/books?page=2&limit=2`, { headers: { authorization: `Bearer ${KEY}`, 'x-audience': 'agent' } })
   t.strictSame(await agent.json(), PAGE_TWO)
-  // A stock MCP client: every tool listed and called, the agent body as structured content.
+  // A stock MCP client: every tool listed and called (the refund of the paid invoice), the agent body as structured content.
   const mcp = new Client({ name: 'e2e', version: '1.0.0' })
   await mcp.connect(new StreamableHTTPClientTransport(new URL('/mcp', server.url), { requestInit: { headers: { Authorization: `Bearer ${KEY}` } } }))
   const { tools } = await mcp.listTools()
-  t.strictSame(tools.map((tool) => tool.name), ['getBook', 'getBookCover', 'getBookText', 'listBooks', 'listBooksWithAuthors', 'listInvoices', 'listLedgerEntries'])
+  t.strictSame(tools.map((tool) => tool.name), ['getBook', 'getBookCover', 'getBookText', 'listBooks', 'listBooksWithAuthors', 'listInvoices', 'listLedgerEntries', 'refundInvoice'])
   for (const tool of tools) {
-    const args = tool.inputSchema.required?.includes('id') === true ? { id: 1 } : {}
+    const args = tool.name === 'refundInvoice' ? { id: 8, amount: '1.00', reason: 'Checked end to end' } : tool.inputSchema.required?.includes('id') === true ? { id: 1 } : {}
     const result = await mcp.callTool({ name: tool.name, arguments: args })
     t.notOk(result.isError, `${tool.name} answers`)
     t.type(result.structuredContent, 'object')

@@ -50,7 +50,11 @@ function textOf (result: CallResult): string {
   return content[0].text
 }
 
-const EXPECTED_TOOLS = ['getBook', 'getBookCover', 'getBookText', 'listBooks', 'listBooksWithAuthors', 'listInvoices', 'listLedgerEntries']
+const EXPECTED_TOOLS = ['getBook', 'getBookCover', 'getBookText', 'listBooks', 'listBooksWithAuthors', 'listInvoices', 'listLedgerEntries', 'refundInvoice']
+
+/** What a read tool says of itself, and what the refund (an action) says. */
+const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHint: false }
+const ACTS = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false }
 
 /** Arguments for each tool as a model would send them (JSON numbers), and the HTTP URL asking the same. */
 const CALLS: Record<string, Array<{ args: Record<string, unknown>, url: string }>> = {
@@ -67,7 +71,7 @@ const CALLS: Record<string, Array<{ args: Record<string, unknown>, url: string }
   ]
 }
 
-t.test('with a key: every mount is a tool, in name order, described from its mount, read-only', async (t) => {
+t.test('with a key: every mount and action is a tool, in name order, described from its mount, the reads read-only', async (t) => {
   const running = await listening(t)
   const client = await connect(t, running)
   const { tools } = await client.listTools()
@@ -76,7 +80,7 @@ t.test('with a key: every mount is a tool, in name order, described from its mou
   for (const tool of tools) {
     t.ok(tool.title !== undefined && tool.title.length > 0, `${tool.name} has a title`)
     t.ok(tool.description !== undefined && tool.description.length > 0, `${tool.name} has a description`)
-    t.strictSame(tool.annotations, { readOnlyHint: true, idempotentHint: true, openWorldHint: false })
+    t.strictSame(tool.annotations, tool.name === 'refundInvoice' ? ACTS : READ_ONLY)
     t.equal(tool.inputSchema.type, 'object')
     t.equal(tool.inputSchema.additionalProperties, false, `${tool.name}: its arguments are closed`)
     t.equal(tool.outputSchema?.type, 'object')
@@ -92,7 +96,7 @@ t.test('with a key: every mount is a tool, in name order, described from its mou
   t.strictSame(getBook.inputSchema.required, ['id'], 'a path parameter is required')
   const listInvoices = tools.find((tool) => tool.name === 'listInvoices') as ListedTool
   t.match(listInvoices.inputSchema.properties, {
-    status: { type: 'string', enum: ['PENDING_REVIEW', 'LEGACY_REVIEW', 'PAID'], description: /send the value, not what is shown/ },
+    status: { type: 'string', enum: ['PENDING_REVIEW', 'LEGACY_REVIEW', 'PAID', 'REFUNDED'], description: /send the value, not what is shown/ },
     number_prefix: { type: 'string', minLength: 1 }
   }, 'the filters, as the document publishes them')
   const listLedgerEntries = tools.find((tool) => tool.name === 'listLedgerEntries') as ListedTool
@@ -124,9 +128,9 @@ t.test('clients of the 2025 revisions and of the current one are served', async 
 t.test('a call answers what the HTTP agent variant answers, as structured content and as text', async (t) => {
   const running = await listening(t)
   const client = await connect(t, running)
-  const { tools } = await client.listTools()
+  const tools = (await client.listTools()).tools.filter((tool) => tool.annotations?.readOnlyHint === true)
   const ajv = createAjv()
-  t.strictSame(Object.keys(CALLS).sort(), tools.map((tool) => tool.name), 'every tool is called')
+  t.strictSame(Object.keys(CALLS).sort(), tools.map((tool) => tool.name), 'every read is called')
   for (const tool of tools) {
     const validate = ajv.compile(tool.outputSchema as object)
     for (const { args, url } of CALLS[tool.name]) {
@@ -155,6 +159,44 @@ async function walkLedger (t: Test, clients: readonly Client[]): Promise<number[
   }
   throw new Error('the ledger never ended')
 }
+
+t.test('an agent reads an invoice whose refund is available, calls the tool it names, retries it safely, and reads the change', async (t) => {
+  const running = await listening(t)
+  const client = await connect(t, running)
+  const refund = (await client.listTools()).tools.find((tool) => tool.name === 'refundInvoice') as ListedTool
+  t.strictSame(refund.inputSchema.required, ['id', 'amount', 'reason'])
+  t.match(refund.inputSchema.properties, { id: { type: 'integer' }, amount: { type: 'string' }, reason: { type: 'string' }, idempotency_key: { type: 'string', maxLength: 255 } })
+  const validate = createAjv().compile(refund.outputSchema as object)
+  const paid = (await client.callTool({ name: 'listInvoices', arguments: { status: 'PAID' } })).structuredContent as { items: Array<{ id: number, affordances: { refund: { available: boolean, action: string } } }> }
+  t.strictSame(paid.items[0].affordances.refund, { available: true, action: 'refundInvoice' })
+  const args = { id: paid.items[0].id, amount: '12.50', reason: 'Damaged', idempotency_key: 'mcp-refund-8' }
+  const done = await client.callTool({ name: paid.items[0].affordances.refund.action, arguments: args })
+  t.notOk(done.isError)
+  t.ok(validate(done.structuredContent), JSON.stringify(validate.errors))
+  t.match(done.structuredContent, { id: 8, status: 'Refunded', affordances: { refund: { available: false, code: 'not_paid' } } })
+  t.notOk('etag' in (done.structuredContent as object), 'nothing hidden')
+  t.strictSame(JSON.parse(textOf(done)), done.structuredContent, 'the text block is the structured content')
+  const again = await client.callTool({ name: 'refundInvoice', arguments: args })
+  t.strictSame(again.structuredContent, done.structuredContent, 'the retry is answered the first result, without acting again')
+  const reused = await client.callTool({ name: 'refundInvoice', arguments: { ...args, amount: '1.00' } })
+  t.equal(reused.isError, true)
+  t.match(textOf(refusalOf(reused)), /^Idempotency key reused \(422\)/)
+  const unavailable = await client.callTool({ name: 'refundInvoice', arguments: { id: 8, amount: '1.00', reason: 'Twice' } })
+  t.equal(unavailable.isError, true)
+  t.equal(textOf(refusalOf(unavailable)), 'Action unavailable (409): refundInvoice is not available on this record now: Only a paid invoice can be refunded. Nothing was done.\n- code: not_paid')
+  const wrong = await client.callTool({ name: 'refundInvoice', arguments: { id: 7, amount: 12, idempotency_key: 'has space', extra: true } })
+  t.equal(textOf(refusalOf(wrong)), [
+    'Invalid arguments (400): The request has 4 invalid arguments: idempotency_key, reason, extra, amount.',
+    '- idempotency_key: Must be 1 to 255 visible ASCII characters, such as a UUID.',
+    '- reason: Required: pass a value.',
+    '- extra: Unknown argument.',
+    '- amount: Must be string.'
+  ].join('\n'))
+  const after = (await client.callTool({ name: 'listInvoices', arguments: { status: 'REFUNDED' } })).structuredContent as { items: Array<{ id: number }> }
+  t.strictSame(after.items.map((invoice) => invoice.id), [8], 'the change is read back')
+  const ledger = (await client.callTool({ name: 'listLedgerEntries', arguments: { offset: 1240 } })).structuredContent as { items: Array<{ memo: string }> }
+  t.strictSame(ledger.items.map((entry) => entry.memo), ['Refund of INV-2: Damaged'], 'one ledger entry')
+})
 
 t.test('an agent walks the ledger to its end through next_offset: 1,240 distinct entries', async (t) => {
   const running = await listening(t)
@@ -309,7 +351,7 @@ t.test('a key without a tool\'s scope does not see it listed, and a call of it i
   const running = await listening(t, { apiKeys: [KEY, { key: LEDGER, scopes: ['ledger:read'] }] })
   const scoped = await connect(t, running, { Authorization: `Bearer ${LEDGER}` })
   const { tools } = await scoped.listTools()
-  t.strictSame(tools.map((tool) => tool.name), EXPECTED_TOOLS.filter((name) => name !== 'listInvoices'))
+  t.strictSame(tools.map((tool) => tool.name), EXPECTED_TOOLS.filter((name) => name !== 'listInvoices' && name !== 'refundInvoice'))
   const invoices = await scoped.callTool({ name: 'listInvoices', arguments: {} })
   t.strictSame(refusalOf(invoices), { content: [{ type: 'text', text: 'Forbidden (403): This key may not call this tool: it lacks the scope "invoices:read"; use a key that carries it.' }], isError: true })
   const full = await connect(t, running)

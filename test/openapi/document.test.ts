@@ -9,10 +9,10 @@ import { documentedResponses, mediaTypeOf, resolveRefs, type OpenApiDocument, ty
 
 const COMPONENTS = '#/components/schemas/'
 
-/** The document as this file reads it: every path has a GET, and the parts only checked here. */
+/** The document as this file reads it: every read path has a GET (an action's a POST), and the parts only checked here. */
 interface Document extends OpenApiDocument {
   info: Record<string, string>
-  paths: Record<string, { get: OpenApiOperation }>
+  paths: Record<string, { get: OpenApiOperation, post: OpenApiOperation }>
   components: { schemas: Record<string, object>, securitySchemes: Record<string, object> }
 }
 
@@ -55,22 +55,28 @@ const documented = documentedResponses(document)
 const exercised = new Set<string>()
 
 /** A validator for the document's schema of a GET response; a status the document lacks falls to its range (`5XX`). */
-function documentedValidator (path: string, status: number, mediaType: string): ValidateFunction {
-  const key = documented.responseKey(path, 'get', status)
-  const validate = documented.validator(path, 'get', status, mediaType)
-  if (key === undefined || validate === undefined) throw new Error(`The document declares no ${key ?? status} ${mediaType} body for GET ${path}`)
-  exercised.add(`${path} ${key} ${mediaType}`)
+function documentedValidator (path: string, method: 'GET' | 'POST', status: number, mediaType: string): ValidateFunction {
+  const key = documented.responseKey(path, method, status)
+  const validate = documented.validator(path, method, status, mediaType)
+  if (key === undefined || validate === undefined) throw new Error(`The document declares no ${key ?? status} ${mediaType} body for ${method} ${path}`)
+  exercised.add(`${method} ${path} ${key} ${mediaType}`)
   return validate
 }
 
-/** GETs `url` and checks the body against the document's schema for what was answered. */
-async function check (t: Test, url: string, headers: Record<string, string>, path: string, expected: { status: number, mediaType: string }) {
-  const res = await app.inject({ method: 'GET', url, headers })
+/** Every operation of the document, named by its method and path. */
+function operations (): Array<[string, OpenApiOperation]> {
+  return Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]): [string, OpenApiOperation] => [`${method.toUpperCase()} ${path}`, operation]))
+}
+
+/** GETs `url` (or POSTs `payload` to it) and checks the body against the document's schema for what was answered. */
+async function check (t: Test, url: string, headers: Record<string, string>, path: string, expected: { status: number, mediaType: string }, payload?: object) {
+  const method = payload === undefined ? 'GET' : 'POST'
+  const res = await app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload }) })
   const mediaType = mediaTypeOf(res.headers['content-type'])
   t.equal(res.statusCode, expected.status, `${url}: status`)
   t.equal(mediaType, expected.mediaType, `${url}: media type`)
   const body = mediaType.endsWith('json') ? res.json() : res.body
-  const validate = documentedValidator(path, res.statusCode, mediaType)
+  const validate = documentedValidator(path, method, res.statusCode, mediaType)
   t.ok(validate(body), `${url} (${mediaType}) matches the document`, { errors: validate.errors })
   return res
 }
@@ -126,7 +132,7 @@ t.test('the three book mounts share Book; the second has its own agent component
 
 t.test('an affordance refers to Availability and keeps its own description', async (t) => {
   const invoice = document.components.schemas.InvoiceForAgents as { properties: { affordances: { properties: Record<string, unknown> } } }
-  t.strictSame(invoice.properties.affordances.properties.refund, { description: 'Refund the invoice.', allOf: [{ $ref: `${COMPONENTS}Availability` }] })
+  t.strictSame(invoice.properties.affordances.properties.refund, { description: 'Refund the invoice. Acted on by refundInvoice.', allOf: [{ $ref: `${COMPONENTS}Availability` }] })
 })
 
 t.test('every route that needs a key declares the bearer scheme; the others say they need none', async (t) => {
@@ -150,7 +156,7 @@ t.test('the document names its server, lists its tags with descriptions, and nam
   t.strictSame(servers, [{ url: '/', description: 'The gateway serving this document.' }])
   t.strictSame(tags.map((tag) => tag.name), ['books', 'invoices', 'ledger', 'health'])
   for (const tag of tags) t.ok(tag.description.length > 0, tag.name)
-  for (const [path, { get }] of Object.entries(document.paths)) {
+  for (const [path, get] of operations()) {
     t.match(get.operationId, /^[a-z][A-Za-z]+$/, `${path} operationId`)
     for (const tag of (get as { tags?: string[] }).tags ?? []) t.ok(tags.some((listed) => listed.name === tag), `${path} tag ${tag} is listed`)
   }
@@ -169,9 +175,9 @@ t.test('what is sent beside the body is declared: ETag and 304, Vary, Retry-Afte
 })
 
 t.test('every negotiated route documents X-Audience as optional, and only those', async (t) => {
-  for (const [path, { get }] of Object.entries(document.paths)) {
+  for (const [path, get] of operations()) {
     const header = get.parameters?.find((parameter) => parameter.in === 'header' && parameter.name === 'X-Audience')
-    const negotiated = get.responses['200'].content?.[AGENT_MEDIA_TYPE] !== undefined
+    const negotiated = (get.responses['200'] ?? get.responses['201']).content?.[AGENT_MEDIA_TYPE] !== undefined
     if (!negotiated) {
       t.equal(header, undefined, `${path} is not negotiated`)
       continue
@@ -184,7 +190,7 @@ t.test('header parameters are capitalised alike, Range and If-Range as X-Audienc
   // A client generated from the document names its header fields as written: one spelling for all.
   const cover = document.paths['/books/{id}/cover'].get.parameters ?? []
   t.strictSame(cover.filter((parameter) => parameter.in === 'header').map((parameter) => parameter.name).sort(), ['If-None-Match', 'If-Range', 'Range', 'X-Audience'])
-  for (const [path, { get }] of Object.entries(document.paths)) {
+  for (const [path, get] of operations()) {
     for (const { name } of (get.parameters ?? []).filter((parameter) => parameter.in === 'header')) {
       t.match(name, /^[A-Z][A-Za-z]*(?:-[A-Z][A-Za-z]*)*$/, `${path} ${name}: each word capitalised`)
     }
@@ -199,13 +205,13 @@ t.test('paging parameters: optional, agents only, the default and ceiling descri
   t.match(limit, { in: 'query', required: false, description: /^Agents only.*50.*Default: 50\.$/, schema: { type: 'integer' } })
   // A generated client fills in a declared default on every call, and a plain client that sends a
   // paging parameter is refused: no operation may declare one.
-  for (const [path, { get }] of Object.entries(document.paths)) {
+  for (const [path, get] of operations()) {
     for (const parameter of get.parameters ?? []) t.notOk('default' in (parameter.schema ?? {}), `${path} ${parameter.name}`)
   }
 })
 
 t.test('every error response is a Problem, as application/problem+json', async (t) => {
-  for (const [path, { get }] of Object.entries(document.paths)) {
+  for (const [path, get] of operations()) {
     for (const [status, response] of Object.entries(get.responses)) {
       if (status.startsWith('2') || status === '304') continue
       t.strictSame(response.content, { [PROBLEM_MEDIA_TYPE]: { schema: { $ref: `${COMPONENTS}Problem` } } }, `${path} ${status}`)
@@ -262,7 +268,14 @@ t.test('real responses validate against the document', async (t) => {
   await check(t, '/ledger?limit=2', { 'x-audience': 'agent' }, '/ledger', { status: 200, mediaType: AGENT_MEDIA_TYPE })
   await check(t, '/healthz', {}, '/healthz', { status: 200, mediaType: json })
   await check(t, '/readyz', {}, '/readyz', { status: 200, mediaType: json })
-  const documented200s = Object.entries(document.paths).flatMap(([path, { get }]) => Object.keys(get.responses['200'].content ?? {}).map((mediaType) => `${path} 200 ${mediaType}`))
+  // The refund, acted on for an agent, then replayed by its key to a plain client: both variants of its result.
+  await check(t, '/invoices/8/refund', { ...AGENT, 'idempotency-key': 'document' }, '/invoices/{id}/refund', { status: 200, mediaType: AGENT_MEDIA_TYPE }, { amount: '1.00', reason: 'Checked' })
+  await check(t, '/invoices/8/refund', { ...AUTH, 'idempotency-key': 'document' }, '/invoices/{id}/refund', { status: 200, mediaType: json }, { amount: '1.00', reason: 'Checked' })
+  await check(t, '/invoices/7/refund', { ...AUTH, 'idempotency-key': 'document' }, '/invoices/{id}/refund', { status: 422, mediaType: PROBLEM_MEDIA_TYPE }, { amount: '1.00', reason: 'Checked' })
+  const refunded = await check(t, '/invoices/8/refund', AUTH, '/invoices/{id}/refund', { status: 409, mediaType: PROBLEM_MEDIA_TYPE }, { amount: '1.00', reason: 'Checked' })
+  t.equal(refunded.json().code, 'not_paid', 'an action no longer available says why, in the affordance\'s words')
+  await check(t, '/invoices/7/refund', AUTH, '/invoices/{id}/refund', { status: 400, mediaType: PROBLEM_MEDIA_TYPE }, { amount: 1 })
+  const documented200s = operations().flatMap(([name, get]) => Object.keys(get.responses['200']?.content ?? {}).map((mediaType) => `${name} 200 ${mediaType}`))
   t.strictSame(documented200s.filter((entry) => !exercised.has(entry)), [], 'every documented 200 variant was served and checked')
 })
 
@@ -273,7 +286,7 @@ t.test('real problems validate against the document', async (t) => {
   await check(t, '/books', {}, '/books', { status: 401, mediaType: PROBLEM_MEDIA_TYPE })
   const scoped = await scopedApp.inject({ url: '/invoices', headers: { authorization: `Bearer ${SCOPED_KEY}` } })
   t.equal(scoped.statusCode, 403)
-  const validate = documentedValidator('/invoices', 403, PROBLEM_MEDIA_TYPE)
+  const validate = documentedValidator('/invoices', 'GET', 403, PROBLEM_MEDIA_TYPE)
   t.ok(validate(scoped.json()), 'a 403 naming the missing scope matches the document', { errors: validate.errors })
   await check(t, '/books/99', AGENT, '/books/{id}', { status: 404, mediaType: PROBLEM_MEDIA_TYPE })
   await check(t, '/books', { ...AUTH, accept: 'text/csv' }, '/books', { status: 406, mediaType: PROBLEM_MEDIA_TYPE })
@@ -284,7 +297,7 @@ t.test('a store that does not answer makes /readyz a documented Problem', async 
   await broken.app.store.db.destroy()
   const res = await broken.app.inject({ method: 'GET', url: '/readyz' })
   t.equal(res.statusCode, 503)
-  const validate = documentedValidator('/readyz', res.statusCode, PROBLEM_MEDIA_TYPE)
+  const validate = documentedValidator('/readyz', 'GET', res.statusCode, PROBLEM_MEDIA_TYPE)
   t.ok(validate(res.json()), 'matches the 503 Problem', { errors: validate.errors })
 })
 
@@ -293,7 +306,7 @@ t.test('a rate-limited request is a documented Problem', async (t) => {
   await limited.app.inject({ method: 'GET', url: '/books', headers: AUTH })
   const res = await limited.app.inject({ method: 'GET', url: '/books', headers: AUTH })
   t.equal(res.statusCode, 429)
-  const validate = documentedValidator('/books', res.statusCode, PROBLEM_MEDIA_TYPE)
+  const validate = documentedValidator('/books', 'GET', res.statusCode, PROBLEM_MEDIA_TYPE)
   t.ok(validate(res.json()), 'matches the 429 Problem', { errors: validate.errors })
 })
 
@@ -302,6 +315,6 @@ t.test('a server failure is a documented Problem too', async (t) => {
   await broken.app.store.db.schema.dropTable('books').execute()
   const res = await broken.app.inject({ method: 'GET', url: '/books', headers: AUTH })
   t.equal(String(res.statusCode)[0], '5', `a server failure (${res.statusCode})`)
-  const validate = documentedValidator('/books', res.statusCode, PROBLEM_MEDIA_TYPE)
+  const validate = documentedValidator('/books', 'GET', res.statusCode, PROBLEM_MEDIA_TYPE)
   t.ok(validate(res.json()), 'matches the 5XX Problem', { errors: validate.errors })
 })

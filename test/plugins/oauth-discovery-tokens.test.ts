@@ -31,7 +31,7 @@ t.test('the protected-resource metadata, bare and for /mcp: the resource, its is
     t.strictSame(res.json(), {
       resource: AUDIENCE,
       authorization_servers: [issuer.issuer, second],
-      scopes_supported: ['invoices:read', 'metrics'],
+      scopes_supported: ['invoices:read', 'invoices:refund', 'metrics'],
       bearer_methods_supported: ['header'],
       resource_name: 'audience-gateway'
     }, url)

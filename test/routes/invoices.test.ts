@@ -45,7 +45,7 @@ t.test('an agent gets displays, no hidden field at any depth, affordances, and P
 t.test('the agent schema describes displays and the timestamp example in the zone', async (t) => {
   const envelope = declaredSchema('/invoices', 200, AGENT_MEDIA_TYPE) as { properties: { items: { items: { properties: Record<string, Record<string, unknown>>, required: string[] } } } }
   const item = envelope.properties.items.items
-  t.same(item.properties.tags.items, { type: 'string', oneOf: [{ const: 'Awaiting review' }, { const: 'Paid' }] })
+  t.same(item.properties.tags.items, { type: 'string', oneOf: [{ const: 'Awaiting review' }, { const: 'Paid' }, { const: 'Refunded' }] })
   t.notOk('uniqueItems' in item.properties.tags)
   t.same(item.properties.urgency.type, ['string', 'null'])
   t.same(item.properties.issued_at.examples, ['31 Jan 2026 14:05 +01:00'])
@@ -88,7 +88,7 @@ t.test('the filters are published as optional query parameters, the values of st
   const route = routes.find((r) => r.url === '/invoices')
   const { properties, required } = (route?.schema?.querystring ?? {}) as { properties: Record<string, { enum?: unknown[], description?: string }>, required?: string[] }
   t.strictSame(Object.keys(properties), ['status', 'number_prefix', 'page', 'limit'])
-  t.strictSame(properties.status.enum, ['PENDING_REVIEW', 'LEGACY_REVIEW', 'PAID'])
-  t.match(properties.status.description, /PENDING_REVIEW \(shown as "Awaiting review"\).*PAID \(shown as "Paid"\): send the value, not what is shown/)
+  t.strictSame(properties.status.enum, ['PENDING_REVIEW', 'LEGACY_REVIEW', 'PAID', 'REFUNDED'])
+  t.match(properties.status.description, /PENDING_REVIEW \(shown as "Awaiting review"\).*REFUNDED \(shown as "Refunded"\): send the value, not what is shown/)
   t.equal(required, undefined)
 })

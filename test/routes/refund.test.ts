@@ -64,7 +64,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       const body = res.json()
       t.strictSame(validationErrors(declared(one, 200, AGENT_MEDIA_TYPE), body), [])
       t.equal(body.status, 'Refunded')
-      t.strictSame(body.affordances.refund, { available: false, code: 'refunded', reason: 'The invoice is already refunded.', action: 'refundInvoice' })
+      t.strictSame(body.affordances.refund, { available: false, code: 'not_paid', reason: 'Only a paid invoice can be refunded.', action: 'refundInvoice' })
       t.notOk('etag' in body, 'hidden fields never reach an agent')
       t.notOk('secret' in body.customer)
       t.notOk(body.lines.some((line: object) => 'internal_cost' in line))
@@ -73,7 +73,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       const [entry] = (await ledgerTail(app)).slice(-1)
       t.match(entry, { id: 1241, memo: 'Refund of INV-2: Damaged in transit', amount: 'EUR -12.50' })
       const plain = await app.inject({ url: '/invoices?status=REFUNDED', headers: AUTH })
-      t.match(plain.json()[0], { status: 'REFUNDED', etag: 'W/3', tags: ['LEGACY_REVIEW', 'PENDING_REVIEW', 'REFUNDED'] })
+      t.match(plain.json()[0], { status: 'REFUNDED', etag: 'W/3', tags: ['LEGACY_REVIEW', 'PENDING_REVIEW'] })
     })
 
     t.test('a plain client is answered the plain record', async (t) => {
@@ -91,7 +91,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       const statuses = answers.map((res) => res.statusCode).sort()
       t.strictSame(statuses, [200, 409, 409, 409])
       for (const refused of answers.filter((res) => res.statusCode === 409)) {
-        t.match(refused.json(), { type: 'urn:audience-gateway:problem:action-unavailable', code: 'refunded', reason: 'The invoice is already refunded.' })
+        t.match(refused.json(), { type: 'urn:audience-gateway:problem:action-unavailable', code: 'not_paid', reason: 'Only a paid invoice can be refunded.' })
       }
       const refunds = (await ledgerTail(a.app)).filter((entry) => String(entry.memo).startsWith('Refund'))
       t.equal(refunds.length, 1, 'one ledger entry')

@@ -82,6 +82,14 @@ export interface UpstreamGetOptions {
   readonly log?: SourceLog
 }
 
+/** The methods an action sends with. */
+export type UpstreamMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+export interface UpstreamSendOptions extends UpstreamGetOptions {
+  /** Sent as `Idempotency-Key`: the call is then retried as a GET is, the upstream acting once. */
+  readonly idempotencyKey?: string
+}
+
 export interface UpstreamClient {
   /** The upstream's origin, as the URL standard writes it. */
   readonly origin: string
@@ -93,6 +101,13 @@ export interface UpstreamClient {
    * with a JSON body: the response. 404: undefined when `notFound: 'absent'`, else AG_UPSTREAM_FAILED.
    */
   get: (target: string | URL, options?: UpstreamGetOptions) => Promise<UpstreamResponse | undefined>
+  /**
+   * Sends `body` as JSON with `method` (an action's call), under the same deadline, breaker, cap and
+   * credentials as a GET, and answers as a GET does. It is not retried, as a call that changes
+   * something may not be: unless it carries an `idempotencyKey`, sent as `Idempotency-Key`, with
+   * which an upstream that honours it acts once however often it is asked.
+   */
+  send: (method: UpstreamMethod, target: string | URL, body: unknown, options?: UpstreamSendOptions) => Promise<UpstreamResponse | undefined>
   /** Closes the pool, once the calls in flight are answered. */
   close: () => Promise<void>
 }
@@ -142,9 +157,11 @@ export function upstreamClient (options: UpstreamOptions): UpstreamClient {
     maxAttempts: settings.attempts,
     backoff: honouring(new ExponentialBackoff({ initialDelay: settings.baseMs, maxDelay: settings.maxMs }))
   }), breaker, cap)
+  // A call that may change something, sent once: the breaker and the cap, no retry.
+  const once = wrap(breaker, cap)
 
   /** One attempt: the request, then its answer read whole, or the fault it is (told to the call's log). */
-  async function attempt (url: URL, number: number, call: Call, notFound: 'absent' | undefined, sent: Record<string, string>): Promise<UpstreamResponse | undefined> {
+  async function attempt (url: URL, number: number, call: Call, notFound: 'absent' | undefined, sent: Sent): Promise<UpstreamResponse | undefined> {
     const path = url.pathname + url.search
     const { signal, log } = call
     const told = (fault: Fault, details: object): UpstreamFault => {
@@ -152,7 +169,7 @@ export function upstreamClient (options: UpstreamOptions): UpstreamClient {
       return new CallFault(fault, isRetryable(fault, call.endsAt - Date.now()), log)
     }
     try {
-      const answer = await (await pooled()).request({ path, method: 'GET', headers: sent, signal })
+      const answer = await (await pooled()).request({ path, method: sent.method, headers: sent.headers, body: sent.body, signal })
       const status = answer.statusCode
       if (status >= 200 && status < 300) {
         const text = await answer.body.text()
@@ -178,10 +195,12 @@ export function upstreamClient (options: UpstreamOptions): UpstreamClient {
   }
 
   /** One call, its retries included: the response, or the problem it ends in and how to count it. */
-  async function called (url: URL, caller: AbortSignal | undefined, notFound: 'absent' | undefined, sent: Record<string, string>, log: SourceLog | undefined): Promise<UpstreamResponse | undefined> {
+  async function called (url: URL, caller: AbortSignal | undefined, notFound: 'absent' | undefined, sent: Sent, log: SourceLog | undefined): Promise<UpstreamResponse | undefined> {
     const call = startCall(settings.deadlineMs, caller, log)
+    // A GET, or a call the upstream acts on once by its key, is retried; any other call is sent once.
+    const policed = sent.method === 'GET' || sent.headers['idempotency-key'] !== undefined ? policy : once
     try {
-      return await call.bound(policy.execute(({ attempt: tried }) => attempt(url, tried + 1, call, notFound, sent), call.signal))
+      return await call.bound(policed.execute((context) => attempt(url, ('attempt' in context ? context.attempt : 0) + 1, call, notFound, sent), call.signal))
     } catch (error) {
       if (caller?.aborted === true) throw ended('cancelled', caller.reason)
       if (error instanceof UpstreamFault) throw ended(outcomeOf(error.fault), problemOfFault(name, error.fault))
@@ -197,39 +216,52 @@ export function upstreamClient (options: UpstreamOptions): UpstreamClient {
     }
   }
 
+  /** One call of `method` to `target` (a GET, or an action's): its span, its metrics, its problem. */
+  async function fetched (target: string | URL, method: 'GET' | UpstreamMethod, body: string | undefined, { signal: caller, notFound, requestId, log = settings.log, idempotencyKey }: UpstreamSendOptions): Promise<UpstreamResponse | undefined> {
+    caller?.throwIfAborted()
+    const url = target instanceof URL ? target : URL.parse(target, origin)
+    if (url?.origin !== origin) {
+      // Where it led, without its query: a link's query may carry a token.
+      log?.warn({ origin, refused: url === null ? 'not a URL' : url.origin + url.pathname }, 'upstream URL off its origin refused')
+      throw problemOfFault(name, { kind: 'off-origin' })
+    }
+    const started = performance.now()
+    const span = tracer.startSpan(`${method} ${origin}`, { kind: SpanKind.CLIENT, attributes: { 'http.request.method': method, 'server.address': url.hostname, 'url.path': url.pathname } })
+    const finished = (outcome: UpstreamOutcome): void => {
+      span.setAttribute('upstream.outcome', outcome)
+      span.end()
+      settings.observer?.call(origin, outcome, (performance.now() - started) / 1000)
+    }
+    const sent = callHeaders(headers, requestId, span)
+    const withBody = body === undefined ? sent : { ...sent, 'content-type': 'application/json', ...(idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey }) }
+    return await called(url, caller, notFound, { method, headers: withBody, body }, log).then((answer) => {
+      finished('ok')
+      return answer
+    }, (error: Ended) => {
+      // `called` throws only what it ended with.
+      span.setStatus({ code: SpanStatusCode.ERROR, message: error.outcome })
+      finished(error.outcome)
+      throw error.error
+    })
+  }
+
   return {
     origin,
     name,
-    get: async (target, { signal: caller, notFound, requestId, log = settings.log } = {}) => {
-      caller?.throwIfAborted()
-      const url = target instanceof URL ? target : URL.parse(target, origin)
-      if (url?.origin !== origin) {
-        // Where it led, without its query: a link's query may carry a token.
-        log?.warn({ origin, refused: url === null ? 'not a URL' : url.origin + url.pathname }, 'upstream URL off its origin refused')
-        throw problemOfFault(name, { kind: 'off-origin' })
-      }
-      const started = performance.now()
-      const span = tracer.startSpan(`GET ${origin}`, { kind: SpanKind.CLIENT, attributes: { 'http.request.method': 'GET', 'server.address': url.hostname, 'url.path': url.pathname } })
-      const finished = (outcome: UpstreamOutcome): void => {
-        span.setAttribute('upstream.outcome', outcome)
-        span.end()
-        settings.observer?.call(origin, outcome, (performance.now() - started) / 1000)
-      }
-      return await called(url, caller, notFound, callHeaders(headers, requestId, span), log).then((body) => {
-        finished('ok')
-        return body
-      }, (error: Ended) => {
-        // `called` throws only what it ended with.
-        span.setStatus({ code: SpanStatusCode.ERROR, message: error.outcome })
-        finished(error.outcome)
-        throw error.error
-      })
-    },
+    get: async (target, options = {}) => await fetched(target, 'GET', undefined, options),
+    send: async (method, target, body, options = {}) => await fetched(target, method, JSON.stringify(body), options),
     close: async () => { if (pooling !== undefined) await (await pooling).close() }
   }
 }
 
 const tracer = trace.getTracer('audience-gateway')
+
+/** What one call sends: its method, its headers and its body, if any. */
+interface Sent {
+  readonly method: 'GET' | UpstreamMethod
+  readonly headers: Record<string, string>
+  readonly body?: string
+}
 
 /** A fault met by one call, with that call's log: the circuit it opens is told there, under its request. */
 class CallFault extends UpstreamFault {

@@ -6,7 +6,7 @@ import t, { type Test } from 'tap'
 import { compileDeclarations } from '../../../src/config-file/compiler.js'
 import { DeclarationFileError } from '../../../src/config-file/errors.js'
 import { loadDeclarationFile } from '../../../src/config-file/loader.js'
-import { compileMount } from '../../../src/core/index.js'
+import { compileMount, type Mount } from '../../../src/core/index.js'
 import { openStore, type Store } from '../../../src/store/index.js'
 import { everyKindOnPostgres, SQLITE_ROWS, SQLITE_SCHEMA } from '../../fixtures/every-kind.js'
 import { needs } from '../../helpers/services.js'
@@ -59,7 +59,7 @@ function suite (t: Test, store: Store<any>, kind: 'sqlite' | 'postgres'): void {
   async function served (records: object, source: object = {}): Promise<{ plain: unknown[], agent: any }> {
     const compiled = await compileDeclarations(fileOf({ records, sources: { items: { table: 'items', orderBy: 'id', fields: payloadMapping, ...source } }, mounts: [list()] }), { store, env: {}, log })
     t.teardown(compiled.close)
-    const resource = compileMount(compiled.mounts[0].mount, { timeZone: 'Europe/Paris' })
+    const resource = compileMount(compiled.mounts[0].mount as Mount, { timeZone: 'Europe/Paris' })
     const plain = await resource.serve({ audience: 'plain', query: {}, params: {} })
     const text = await plainText(plain.body)
     const agent = (await resource.serve({ audience: 'agent', query: {}, params: {} })).body
@@ -191,7 +191,7 @@ t.test('SQLite', async (t) => {
     t.teardown(async () => { await sql.raw('update items set active = 0 where id = 2').execute(store.db) })
     const compiled = await compileDeclarations(fileOf({ records: { Item: { fields: { id: { type: 'integer' }, active: { type: 'boolean' } } } }, sources: { items: { table: 'items', orderBy: 'id' } }, mounts: [list()] }), { store, env: {}, log })
     t.teardown(compiled.close)
-    await t.rejects(compileMount(compiled.mounts[0].mount, { timeZone: 'UTC' }).serve({ audience: 'agent', query: {}, params: {} }), { code: 'AG_STORED_VALUE_INVALID', message: /field "active" holds a value that is neither 0 nor 1 in a boolean column/ })
+    await t.rejects(compileMount(compiled.mounts[0].mount as Mount, { timeZone: 'UTC' }).serve({ audience: 'agent', query: {}, params: {} }), { code: 'AG_STORED_VALUE_INVALID', message: /field "active" holds a value that is neither 0 nor 1 in a boolean column/ })
   })
 
   t.test('a field of no one type is not checked; a record of optional fields; a NULL boolean', async (t) => {
@@ -200,7 +200,7 @@ t.test('SQLite', async (t) => {
     const records = { Flag: { fields: { id: { type: 'integer', optional: true }, flag: { type: 'boolean', nullable: true, optional: true }, mixed: { choices: [{ value: 'a', display: 'A' }, { value: 1, display: 'One' }], nullable: true, optional: true } } } }
     const compiled = await compileDeclarations(fileOf({ records, sources: { items: { table: 'flags', orderBy: 'id' } }, mounts: [list({ record: 'Flag' })] }), { store, env: {}, log })
     t.teardown(compiled.close)
-    const body = await compileMount(compiled.mounts[0].mount, { timeZone: 'UTC' }).serve({ audience: 'agent', query: {}, params: {} })
+    const body = await compileMount(compiled.mounts[0].mount as Mount, { timeZone: 'UTC' }).serve({ audience: 'agent', query: {}, params: {} })
     t.match(body.body, { items: [{ id: 1, flag: null, mixed: 'A' }, { id: 2, flag: true }] })
   })
 
@@ -221,6 +221,6 @@ t.test('PostgreSQL', async (t) => {
     await sql.raw('insert into tags values (\'big\', null); create table counters (id bigint primary key); insert into counters values (9007199254740993)').execute(store.db)
     const compiled = await compileDeclarations(fileOf({ records: { Counter: { fields: { id: { type: 'integer' } } } }, sources: { items: { table: 'counters', orderBy: 'id' } }, mounts: [list({ record: 'Counter' })] }), { store, env: {}, log })
     t.teardown(compiled.close)
-    await t.rejects(compileMount(compiled.mounts[0].mount, { timeZone: 'UTC' }).serve({ audience: 'agent', query: {}, params: {} }), { code: 'AG_STORED_VALUE_INVALID', message: /field "id" holds an integer beyond 9007199254740991/ })
+    await t.rejects(compileMount(compiled.mounts[0].mount as Mount, { timeZone: 'UTC' }).serve({ audience: 'agent', query: {}, params: {} }), { code: 'AG_STORED_VALUE_INVALID', message: /field "id" holds an integer beyond 9007199254740991/ })
   })
 })

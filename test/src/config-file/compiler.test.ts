@@ -334,3 +334,49 @@ t.test('seeking needs one ascending order key', async (t) => {
     ], JSON.stringify(orderBy))
   }
 })
+
+const action = (extra: object = {}): object => ({
+  kind: 'action',
+  name: 'retitleBook',
+  url: '/books/:id/title',
+  summary: 'Retitle a book',
+  permissions: ['signed-in'],
+  params: { id: { type: 'integer' } },
+  body: { title: { type: 'string', minLength: 1 }, note: { type: 'object', optional: true, fields: { by: { type: 'string', hidden: true } } } },
+  record: 'Book',
+  source: 'books',
+  statements: ['update books set title = :title where id = :id'],
+  ...extra
+})
+
+t.test('an action: its body closed at every depth, its statements run with their parameters bound, the row read before and after', async (t) => {
+  const compiled = await compileDeclarations(fileOf({ records: { Book: BOOK }, sources: { books: { table: 'books', orderBy: 'id' } }, mounts: [action()] }), { store, env: {}, log })
+  t.teardown(compiled.close)
+  const mount = compiled.mounts[0].mount as any
+  t.equal(mount.kind, 'action')
+  t.equal(mount.body.additionalProperties, false)
+  t.equal(mount.body.properties.note.additionalProperties, false, 'a nested object is closed too')
+  t.equal(mount.target.readsSubject, true)
+  const checks: unknown[] = []
+  const result = await mount.target.run({ params: { id: 2 }, body: { title: 'It\'s :title -- not a parameter' } }, { check: (row: unknown) => { checks.push(row) }, settle: async () => {} }, {})
+  t.strictSame(checks, [{ id: 2, title: 'The Lathe of Heaven' }], 'checked on the row as it was')
+  t.strictSame(result, { id: 2, title: 'It\'s :title -- not a parameter' }, 'answered as it is: the value bound, never pasted in')
+})
+
+t.test('what an action of a file cannot say: a parameter it does not take, an upstream source, a field named like a parameter', async (t) => {
+  t.strictSame(await refused({
+    records: { Book: BOOK },
+    sources: { books: { table: 'books', orderBy: 'id' }, api: { upstream: 'catalogue', path: '/x' } },
+    upstreams: { catalogue: { origin: 'http://127.0.0.1:9' } },
+    mounts: [
+      action({ statements: ['update books set title = :titel where id = :id and status = \'a:b\' -- :comment', 'select 1::int'] }),
+      action({ name: 'b', url: '/b/:id', source: 'api' }),
+      action({ name: 'c', url: '/c/:id', body: { now: { type: 'string' }, id: { type: 'integer' } }, statements: ['select :now'] })
+    ]
+  }), [
+    '/mounts/0/statements/0: names :titel, which is no path parameter, body field or :now; it takes :id, :title, :note, :now',
+    '/mounts/1/source: an action acts on a table source; "api" is an upstream\'s',
+    '/mounts/2/body/now: is the statements\' own parameter :now; name the field otherwise',
+    '/mounts/2/body/id: is a path parameter too; name the field otherwise'
+  ])
+})

@@ -95,7 +95,7 @@ t.test('every problem of the schema on a line of its own, pointed at and located
 })
 
 t.test('a tagged union is told its tags: a missing one, an unknown one (an unknown formatter)', async (t) => {
-  t.strictSame(refused('g.json', changed((file) => { delete file.mounts[0].kind })), ['g.json:19:5: /mounts/0: "kind" must be one of "list", "retrieve", "text", "bytes"'])
+  t.strictSame(refused('g.json', changed((file) => { delete file.mounts[0].kind })), ['g.json:19:5: /mounts/0: "kind" must be one of "list", "retrieve", "text", "bytes", "action"'])
   t.strictSame(refused('g.json', changed((file) => { file.records.Task.fields.id.formatted = { formatter: 'roman' } })), [
     'g.json:9:13: /records/Task/fields/id/formatted/formatter: "formatter" must be one of "money", "number", "date"; got "roman"'
   ])

@@ -85,6 +85,7 @@ async function counters (t: Test, extra: (app: FastifyInstance) => ActionMount[]
     })
     const slow: ActionTarget = {
       problems: [],
+      readsSubject: false,
       run: async (_input, hooks) => {
         await released
         const result = { id: 1, value: 0, note: 'slow' }
@@ -118,7 +119,8 @@ t.test('a call still in progress holds its key: the same key is a 409 to retry s
   const first = app.inject({ method: 'POST', url: '/counters/slow', payload: {}, headers: { 'idempotency-key': 'slow-1' } })
   // The first call has claimed its key once its row is in the table.
   const db = app.store.db as any
-  while ((await db.selectFrom('gateway_idempotency').selectAll().execute()).length === 0) await new Promise((resolve) => setImmediate(resolve))
+  // (The table is made when the first key is claimed: until then, no row.)
+  while ((await db.selectFrom('gateway_idempotency').selectAll().execute().catch(() => [])).length === 0) await new Promise((resolve) => setImmediate(resolve))
   const again = await app.inject({ method: 'POST', url: '/counters/slow', payload: {}, headers: { 'idempotency-key': 'slow-1' } })
   t.equal(again.statusCode, 409)
   t.equal(again.json().type, 'urn:audience-gateway:problem:idempotency-in-progress')
@@ -157,11 +159,12 @@ t.test('an agent is answered the projected result: a hidden field never reaches 
 })
 
 t.test('a mount that cannot be served safely is refused when it registers, naming what to fix', async (t) => {
-  const base = { kind: 'action', url: '/x', summary: 'X', body: Type.Object({}), permissions: [unrestricted], result: Counter, target: { problems: [], run: async () => ({}) } } as const
+  const base = { kind: 'action', url: '/x', summary: 'X', body: Type.Object({}), permissions: [unrestricted], result: Counter, target: { problems: [], readsSubject: false, run: async () => ({}) } } as const
   const cases: Array<[Partial<ActionMount>, RegExp]> = [
     [{ name: 'noChecks', permissions: [] }, /declare its permission checks/],
     [{ name: 'openBody', body: Type.Object({ nested: Type.Object({ a: Type.String() }) }) }, /\/body\/nested is an object open to other fields/],
-    [{ name: 'unbound', affords: { declaration: Counter, affordance: 'bump' } }, /must name this action \(`action: 'unbound'`\)/],
+    [{ name: 'unbound', affords: { declaration: Counter, affordance: 'bump' }, target: { problems: [], readsSubject: true, run: async () => ({}) } }, /must name this action \(`action: 'unbound'`\)/],
+    [{ name: 'bumpCounter', url: '/y', affords: { declaration: Counter, affordance: 'bump' } }, /its target reads no record to check the affordance 'bump' on; give it a subject/],
     [{ name: 'missing', affords: { declaration: Counter, affordance: 'nope' } }, /declares no affordance 'nope'/],
     [{ name: 'tiny', maxBodyBytes: 1 }, /maxBodyBytes must be an integer of at least 2/]
   ]

@@ -80,17 +80,20 @@ t.test('the record keeps its fields, their markings and its annotations', async 
   t.equal(schema.type, 'object')
 })
 
-t.test('an availability is exactly one of the two shapes', async (t) => {
+const ACTION = { type: 'string', description: 'The action that acts on the record (its operationId over HTTP, its tool\'s name over MCP), when one does: call it while available.' }
+
+t.test('an availability is exactly one of the two shapes, either naming the action that acts on it', async (t) => {
   t.strictSame(JSON.parse(JSON.stringify(AvailabilitySchema)), {
     anyOf: [
-      { type: 'object', required: ['available'], properties: { available: { type: 'boolean', const: true } }, additionalProperties: false },
+      { type: 'object', required: ['available'], properties: { available: { type: 'boolean', const: true }, action: ACTION }, additionalProperties: false },
       {
         type: 'object',
         required: ['available', 'code', 'reason'],
         properties: {
           available: { type: 'boolean', const: false },
           code: { type: 'string', description: 'A stable machine-readable reason.' },
-          reason: { type: 'string', description: 'Why the action is unavailable, for a human.' }
+          reason: { type: 'string', description: 'Why the action is unavailable, for a human.' },
+          action: ACTION
         },
         additionalProperties: false
       }
@@ -101,6 +104,7 @@ t.test('an availability is exactly one of the two shapes', async (t) => {
   t.strictSame(validationErrors(AvailabilitySchema, { available: false, code: 'x', reason: 'y' }), [])
   t.ok(validationErrors(AvailabilitySchema, { available: false }).length > 0, 'an unavailable action says why')
   t.ok(validationErrors(AvailabilitySchema, { available: true, reason: 'y' }).length > 0, 'an available one does not')
+  t.strictSame(validationErrors(AvailabilitySchema, { available: true, action: 'closeTicket' }), [], 'either may name its action')
 })
 
 t.test('presented rows validate against the record\'s schema', async (t) => {

@@ -17,7 +17,7 @@ const plainSchema = deepFreeze(Invoice.schema)
 const presented = deepFreeze(rows.map(Invoice.present))
 const projection = buildProjection(plainSchema, { name: 'Route \'GET /invoices\'' })
 
-const ACTION = { type: 'string', const: 'refundInvoice', description: 'The action (its operationId, and its MCP tool\'s name) that acts on this record; call it while available.' }
+const ACTION = { type: 'string', description: 'The action that acts on the record (its operationId over HTTP, its tool\'s name over MCP), when one does: call it while available.' }
 
 const AFFORDANCES_SCHEMA = {
   type: 'object',
@@ -27,10 +27,10 @@ const AFFORDANCES_SCHEMA = {
     refund: {
       description: 'Refund the invoice. Acted on by refundInvoice.',
       anyOf: [
-        { type: 'object', required: ['available', 'action'], properties: { available: { type: 'boolean', const: true }, action: ACTION }, additionalProperties: false },
+        { type: 'object', required: ['available'], properties: { available: { type: 'boolean', const: true }, action: ACTION }, additionalProperties: false },
         {
           type: 'object',
-          required: ['available', 'code', 'reason', 'action'],
+          required: ['available', 'code', 'reason'],
           properties: {
             available: { type: 'boolean', const: false },
             code: { type: 'string', description: 'A stable machine-readable reason.' },

@@ -36,6 +36,8 @@ function scripted (answer: (url: URL) => Answer | undefined): UpstreamClient & {
     name: undefined,
     asked,
     signals,
+    // A read never sends: an action's call would be a defect of the source.
+    send: async () => { throw new Error('a read sent a call') },
     get: async (target, options = {}) => {
       const url = new URL(target, ORIGIN)
       asked.push(url.pathname + url.search)

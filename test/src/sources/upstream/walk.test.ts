@@ -37,6 +37,8 @@ function slow (answer: (url: URL) => Answer | Error): Slow {
     asked,
     signals,
     flight,
+    // A read never sends: an action's call would be a defect of the source.
+    send: async () => { throw new Error('a read sent a call') },
     get: async (target, options = {}) => {
       const url = new URL(target, ORIGIN)
       const { signal } = options
