@@ -204,7 +204,7 @@ async function serve (request: IncomingMessage, response: ServerResponse, contex
     request.socket.destroy()
     return
   }
-  const sku = request.method === 'POST' ? RESERVATIONS.exec(url?.pathname ?? '')?.[1] : undefined
+  const sku = request.method === 'POST' && url !== undefined ? RESERVATIONS.exec(url.pathname)?.[1] : undefined
   const refused = refusedFirst(request, url, context, fault)
   if (sku !== undefined && refused === undefined) {
     send(response, await reserve(request, sku, context, fault), fault === 'malformed')
@@ -233,8 +233,8 @@ const RESERVATIONS = /^\/products\/([^/]+)\/reservations$/
  */
 async function reserve (request: IncomingMessage, sku: string, context: Context, fault: Fault | undefined): Promise<Answer> {
   const body = await bodyOf(request)
-  const sent = request.headers['idempotency-key']
-  const key = Array.isArray(sent) ? sent.join(', ') : sent
+  // Node joins a header sent twice into one value.
+  const key = request.headers['idempotency-key'] as string | undefined
   const earlier = key === undefined ? undefined : context.reservations.byKey.get(key)
   if (earlier !== undefined) return earlier.body === body ? earlier.answer : refusal(422, 'This Idempotency-Key was sent with another body.')
   let quantity: unknown

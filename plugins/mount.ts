@@ -9,6 +9,7 @@ import type { IdempotencyStore } from '../src/core/idempotency.js'
 import { compileAction, type ActionMount, type ActionResource } from '../src/core/action.js'
 import { actionRouteOf } from '../src/http/action-route.js'
 import { storeIdempotency } from '../src/store/idempotency.js'
+import { redisIdempotency } from '../src/store/redis-idempotency.js'
 import { servedCache } from '../src/core/served-cache.js'
 import { MountError, type Mount, type MountSettings } from '../src/core/mount.js'
 import { validators, type Validators } from '../src/core/validators.js'
@@ -69,7 +70,9 @@ async function mount (app: FastifyInstance, options: MountOptions): Promise<void
     settle: async (...args) => { await kept().settle(...args) },
     release: async (...args) => { await kept().release(...args) }
   }
-  const acting: ActSettings = { idempotency, onOutcome: app.hasDecorator('metrics') ? app.metrics.action : undefined }
+  // An upstream action's keys, where every replica finds them even with a store of its own.
+  const shared = app.hasDecorator('redis') && app.redis !== undefined ? redisIdempotency(app.redis) : undefined
+  const acting: ActSettings = { idempotency, ...(shared === undefined ? {} : { sharedIdempotency: shared }), onOutcome: app.hasDecorator('metrics') ? app.metrics.action : undefined }
   const settings: MountSettings = { timeZone: options.timeZone, handleDescription: options.handleDescription ?? HANDLE_DESCRIPTION, responses, validators: checks, acting }
   const { readersWanted } = options
   const contended = readersWanted === undefined ? undefined : { ms: options.contendedStallMs ?? DEFAULT_CONTENDED_STALL_MS, waiting: readersWanted }

@@ -37,9 +37,9 @@ export default async function refund (app: FastifyInstance): Promise<void> {
       subject: async (tx, { params }: RefundInput) => await tx.selectFrom('invoices').selectAll().where('id', '=', params.id).executeTakeFirst(),
       act: async (tx, { params, body }: RefundInput, invoice: InvoiceTable) => {
         await tx.updateTable('invoices').set({ status: 'REFUNDED', etag: `W/${Number(invoice.etag.replace(/^W\//, '')) + 1}` }).where('id', '=', params.id).execute()
-        const last = await tx.selectFrom('ledger').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst()
+        const last = await tx.selectFrom('ledger').select((eb) => eb.fn.coalesce(eb.fn.max('id'), eb.lit(0)).as('id')).executeTakeFirstOrThrow()
         await tx.insertInto('ledger').values({
-          id: Number(last?.id ?? 0) + 1,
+          id: Number(last.id) + 1,
           memo: `Refund of ${invoice.number}: ${body.reason}`,
           amount: `-${body.amount}`,
           posted_at: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),

@@ -42,7 +42,8 @@ export function compileStatement (text: string): Statement {
   const names = [...new Set(parts.flatMap((part) => 'name' in part ? [part.name] : []))]
   return {
     names,
-    bind: (values) => sql.join(parts.map((part) => 'sql' in part ? sql.raw(part.sql) : sql`${values[part.name]}`), sql.raw(''))
+    // A body field left out (an optional one) is NULL, as SQL says it.
+    bind: (values) => sql.join(parts.map((part) => 'sql' in part ? sql.raw(part.sql) : sql`${values[part.name] ?? null}`), sql.raw(''))
   }
 }
 

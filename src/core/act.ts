@@ -42,55 +42,58 @@ export interface Acted {
 
 /** What the app gives every action: where keys are kept, and who is told each outcome (metrics). */
 export interface ActSettings {
+  /** Keys kept in the store: a transactional target's result is settled in its own transaction. */
   readonly idempotency: IdempotencyStore
+  /** Keys every replica shares (Redis), for the other targets; absent, theirs are kept in the store too. */
+  readonly sharedIdempotency?: IdempotencyStore
   readonly onOutcome?: (action: string, outcome: ActionOutcome) => void
-  /** The time, in ms; tests move it. */
-  readonly now?: () => number
 }
 
 /** What the audit log says of the body's hidden fields. */
 export const REDACTED = '[hidden]'
 
 export async function act (plan: ActionPlan, call: ActionCall, settings: ActSettings): Promise<Acted> {
-  let outcome: ActionOutcome = 'failed'
-  let args: unknown
-  try {
-    // The key's problem, if any, named in the one 400 with the arguments'.
-    const problems = new Map<string, string[]>()
-    const key = call.idempotencyKey === undefined ? undefined : keyOf(call.idempotencyKey, call.keyName, problems)
-    const input = plan.check(call.params, call.body, problems)
-    args = redacted(input, plan.hiddenFields)
-    const scope = key === undefined ? undefined : scopeOf(plan.name, callerOf(call), key)
-    if (scope !== undefined) {
-      const earlier = answerOf(await settings.idempotency.claim(scope, fingerprintOf(input), (settings.now ?? Date.now)()))
-      if (earlier !== undefined) {
-        outcome = 'replayed'
-        return { status: earlier.status, body: inAudience(plan, call.audience, earlier.result), replayed: true }
-      }
-    }
-    let presented: Record<string, unknown> | undefined
-    try {
-      await inSpan('action', async () => await plan.target.run(input, {
-        key: scope,
-        check: (row) => { checkRow(plan, call.params, row) },
-        settle: async (result, within) => {
-          presented = plan.present(result)
-          if (scope !== undefined) await settings.idempotency.settle(scope, plan.status, presented, within)
-        }
-      }, call))
-    } catch (error) {
-      if (scope !== undefined) await settings.idempotency.release(scope).catch((released: unknown) => { call.log?.warn({ err: released }, 'could not release an idempotency key') })
-      throw error
-    }
-    if (presented === undefined) throw new Error(`Action '${plan.name}': its target returned without settling its result; it must call settle before it commits.`)
-    outcome = 'done'
-    return { status: plan.status, body: inAudience(plan, call.audience, presented), replayed: false }
-  } catch (error) {
-    outcome = outcomeOf(error)
+  // Whatever the outcome, the call is audited and counted, with its arguments once they are checked.
+  const seen: { args?: unknown } = {}
+  return await acted(plan, call, settings, seen).then((answer) => {
+    audited(plan.name, call, settings, answer.replayed ? 'replayed' : 'done', seen.args)
+    return answer
+  }, (error: unknown) => {
+    audited(plan.name, call, settings, outcomeOf(error), seen.args)
     throw error
-  } finally {
-    audited(plan.name, call, settings, outcome, args)
+  })
+}
+
+/** The call checked, answered from its key or acted on once; `seen` told its arguments, for the audit. */
+async function acted (plan: ActionPlan, call: ActionCall, settings: ActSettings, seen: { args?: unknown }): Promise<Acted> {
+  // The key's problem, if any, named in the one 400 with the arguments'.
+  const problems = new Map<string, string[]>()
+  const key = call.idempotencyKey === undefined ? undefined : keyOf(call.idempotencyKey, call.keyName, problems)
+  const input = plan.check(call.params, call.body, problems)
+  seen.args = redacted(input, plan.hiddenFields)
+  const scope = key === undefined ? undefined : scopeOf(plan.name, callerOf(call), key)
+  const keys = plan.target.transactional ? settings.idempotency : settings.sharedIdempotency ?? settings.idempotency
+  const fingerprint = fingerprintOf(input)
+  if (scope !== undefined) {
+    const earlier = answerOf(await keys.claim(scope, fingerprint, Date.now()))
+    if (earlier !== undefined) return { status: earlier.status, body: inAudience(plan, call.audience, earlier.result), replayed: true }
   }
+  let presented: Record<string, unknown> | undefined
+  await inSpan('action', async () => await plan.target.run(input, {
+    // The caller's key and this input: a retry of the same call is the same key upstream, another call another.
+    key: scope === undefined ? undefined : fingerprintOf([scope, fingerprint]),
+    check: (row) => { checkRow(plan, call.params, row) },
+    settle: async (result, within) => {
+      presented = plan.present(result)
+      if (scope !== undefined) await keys.settle(scope, plan.status, presented, within)
+    }
+  }, call)).catch(async (error: unknown) => {
+    // Nothing was done: a retry with the key acts anew.
+    if (scope !== undefined) await keys.release(scope).catch((released: unknown) => { call.log?.warn({ err: released }, 'could not release an idempotency key') })
+    throw error
+  })
+  if (presented === undefined) throw new Error(`Action '${plan.name}': its target returned without settling its result; it must call settle before it commits.`)
+  return { status: plan.status, body: inAudience(plan, call.audience, presented), replayed: false }
 }
 
 /**

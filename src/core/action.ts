@@ -65,6 +65,12 @@ export interface ActionTarget<Input = any, Result = any, Row = any> {
   readonly problems: readonly ProblemCode[]
   /** True when it reads the record it acts on and calls `check` with it: what an action bound to an affordance needs. */
   readonly readsSubject: boolean
+  /**
+   * True when its work commits in the store's own transaction, with its result settled inside it:
+   * its keys are kept in the store. Any other target's are kept in Redis when the gateway has one
+   * (replicas with stores of their own still share them), else in the store.
+   */
+  readonly transactional: boolean
   readonly run: (input: Input, hooks: ActionHooks<Row, Result>, context: ActionContext) => Promise<Result>
 }
 
@@ -119,6 +125,8 @@ export interface ActionResource {
   readonly status: 200 | 201
   readonly destructive: boolean
   readonly idempotent: boolean
+  /** True when its target works outside the gateway's own store (an upstream API): MCP's openWorldHint. */
+  readonly openWorld: boolean
   /** The problems it can answer with besides a malformed request. */
   readonly problems: readonly ProblemCode[]
   /** Acts on one call (act.ts), as every transport calls it. */
@@ -169,7 +177,8 @@ export function compileAction (mount: ActionMount, settings: MountSettings): Act
       try {
         checkedParams = { ...checkParams({ audience: 'plain', query: {}, params }).params }
       } catch (error) {
-        for (const [name, messages] of Object.entries((error as { errors?: Record<string, string[]> }).errors ?? {})) problems.set(name, messages)
+        // Always the 400 naming each wrong parameter (argumentChecker's), merged into the body's.
+        for (const [name, messages] of Object.entries((error as { errors: Record<string, string[]> }).errors)) problems.set(name, messages)
       }
       return { params: checkedParams, body: checkBody(sent, problems) }
     },
@@ -194,6 +203,7 @@ export function compileAction (mount: ActionMount, settings: MountSettings): Act
     status,
     destructive: mount.destructive ?? true,
     idempotent: mount.idempotent ?? false,
+    openWorld: !mount.target.transactional,
     problems: problemsOf(mount, affordance),
     act: async (call) => await act(plan, call, acting),
     refused: (call, error) => { refusedEarly(mount.name, call, acting, error) }
@@ -257,6 +267,8 @@ function problemsOf (mount: ActionMount, affordance: Affordance<unknown> | undef
     'AG_UNSUPPORTED_MEDIA_TYPE',
     'AG_IDEMPOTENCY_KEY_REUSED',
     'AG_RATE_LIMITED',
+    // Where Idempotency-Keys are kept may not answer, whatever the target.
+    'AG_STORE_UNAVAILABLE',
     ...mount.target.problems,
     'AG_OVERLOADED'
   ]

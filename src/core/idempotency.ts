@@ -68,5 +68,6 @@ function digest (value: unknown): string {
 /** Objects with their keys in order: the same value always writes the same JSON. */
 function sortedKeys (_key: string, value: unknown): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value
-  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
+  // An object's keys are distinct: no two compare equal.
+  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a < b ? -1 : 1))
 }

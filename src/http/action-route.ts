@@ -107,10 +107,9 @@ function translated (error: FastifyError, maxBodyBytes: number): Error {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return invalidArguments({ body: ['Empty: send {} for a call without fields, or no Content-Type with no body.'] })
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return invalidArguments({ body: [`Not JSON: ${NOT_AN_OBJECT}`] })
+      // The parser refuses malformed JSON and the keys that would reach a prototype alike.
+      return invalidArguments({ body: [`Not JSON, or holding a key named __proto__ or constructor: ${NOT_AN_OBJECT}`] })
     default:
-      // Fastify's JSON parser reports a syntax error as a 400 of its own.
-      if (error.statusCode === 400 && error.name === 'SyntaxError') return invalidArguments({ body: [`Not JSON: ${NOT_AN_OBJECT}`] })
       return error
   }
 }

@@ -37,7 +37,7 @@ export function actionToolOf (action: ActionResource): Tool {
       additionalProperties: false
     } as unknown as ToolDefinition['inputSchema'],
     outputSchema: action.bodies.agent as ToolDefinition['outputSchema'],
-    annotations: { readOnlyHint: false, destructiveHint: action.destructive, idempotentHint: action.idempotent, openWorldHint: false }
+    annotations: { readOnlyHint: false, destructiveHint: action.destructive, idempotentHint: action.idempotent, openWorldHint: action.openWorld }
   }
   const isPath = new Set(pathNames)
   return {

@@ -24,7 +24,7 @@ export interface ToolDefinition {
   readonly description: string
   readonly inputSchema: JsonSchema & { readonly type: 'object' }
   readonly outputSchema: JsonSchema & { readonly type: 'object' }
-  readonly annotations: { readonly readOnlyHint: boolean, readonly destructiveHint?: boolean, readonly idempotentHint: boolean, readonly openWorldHint: false }
+  readonly annotations: { readonly readOnlyHint: boolean, readonly destructiveHint?: boolean, readonly idempotentHint: boolean, readonly openWorldHint: boolean }
 }
 
 /** A tool call's answer: the agent body as structured content and as text, or the problem as text. */

@@ -22,6 +22,7 @@ export function storeAction<DB, Input, Result, Row = undefined> (store: Pick<Sto
   return {
     problems: ['AG_STORE_UNAVAILABLE', 'AG_STORED_VALUE_INVALID'],
     readsSubject: subject !== undefined,
+    transactional: true,
     run: async (input, hooks) => await inWriteTransaction(store, async (tx) => {
       const row = subject === undefined ? undefined : await subject(tx, input)
       if (subject !== undefined) hooks.check(row)

@@ -57,18 +57,18 @@ export function storeIdempotency (store: Pick<Store<any>, 'db'>): IdempotencySto
       .values({ scope, fingerprint, status: null, result: null, claimed_at: now, expires_at: now + KEPT_SECONDS * 1000 })
       .onConflict((conflict) => conflict.column('scope').doNothing())
       .executeTakeFirst()
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { kind: 'claimed' }
-    const row = await db.selectFrom(IDEMPOTENCY_TABLE).selectAll().where('scope', '=', scope).executeTakeFirst()
-    // Released (or expired) between the two statements: claim it again.
-    if (row === undefined) return await claim(scope, fingerprint, now)
-    if (row.fingerprint !== fingerprint) return { kind: 'reused' }
-    if (row.status !== null && row.result !== null) return { kind: 'done', status: Number(row.status), result: JSON.parse(row.result) }
-    if (Number(row.claimed_at) + LEASE_SECONDS * 1000 > now) return { kind: 'running' }
-    // Its call ended with its process, its work rolled back: this one takes the key over, if no other did first.
+    if (Number(inserted.numInsertedOrUpdatedRows) === 1) return { kind: 'claimed' }
+    // A call of the same input still unsettled past its lease ended with its process, its work
+    // rolled back: this one takes the key over, unless another took it first.
     const taken = await db.updateTable(IDEMPOTENCY_TABLE).set({ claimed_at: now })
-      .where('scope', '=', scope).where('status', 'is', null).where('claimed_at', '=', row.claimed_at)
+      .where('scope', '=', scope).where('fingerprint', '=', fingerprint).where('status', 'is', null).where('claimed_at', '<=', now - LEASE_SECONDS * 1000)
       .executeTakeFirst()
-    return Number(taken.numUpdatedRows) === 1 ? { kind: 'claimed' } : { kind: 'running' }
+    if (Number(taken.numUpdatedRows) === 1) return { kind: 'claimed' }
+    const row = await db.selectFrom(IDEMPOTENCY_TABLE).selectAll().where('scope', '=', scope).executeTakeFirst()
+    if (row !== undefined && row.fingerprint !== fingerprint) return { kind: 'reused' }
+    if (row !== undefined && row.status !== null && row.result !== null) return { kind: 'done', status: Number(row.status), result: JSON.parse(row.result) }
+    // In progress; or released by its call's failure a moment ago: a retry shortly claims it.
+    return { kind: 'running' }
   }
   return {
     claim,

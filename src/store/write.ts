@@ -13,6 +13,8 @@ export const WRITE_ATTEMPTS = 5
 /** PostgreSQL's serialization failure and deadlock: the transaction did nothing and may be run again. */
 const RETRYABLE = new Set(['40001', '40P01'])
 
+function ignored (): void {}
+
 export async function inWriteTransaction<DB, T> (store: Pick<Store<DB>, 'db' | 'kind'>, work: (tx: Kysely<DB>) => Promise<T>): Promise<T> {
   if (store.kind === 'sqlite') {
     return await store.db.connection().execute(async (connection) => {
@@ -22,18 +24,23 @@ export async function inWriteTransaction<DB, T> (store: Pick<Store<DB>, 'db' | '
         await sql`commit`.execute(connection)
         return result
       } catch (error) {
-        await sql`rollback`.execute(connection).catch(() => {})
+        // A rollback that fails too (the connection lost) leaves the first failure to tell.
+        await sql`rollback`.execute(connection).then(ignored, ignored)
         throw error
       }
     })
   }
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await store.db.transaction().setIsolationLevel('serializable').execute(work)
-    } catch (error) {
-      if (!RETRYABLE.has((error as { code?: unknown }).code as string)) throw error
-      // Writes at the same time as this one, every time: a state of the store, which passes (503), not a fault of the request.
-      if (attempt >= WRITE_ATTEMPTS) throw problem('AG_STORE_UNAVAILABLE', `The store refused the write ${WRITE_ATTEMPTS} times, each for a conflict with writes at the same time: retry shortly.`)
-    }
+  return await serializable(store.db, work, 1)
+}
+
+/** `work` in a SERIALIZABLE transaction, run again (as `attempt` + 1) when PostgreSQL refuses it for a conflict. */
+async function serializable<DB, T> (db: Kysely<DB>, work: (tx: Kysely<DB>) => Promise<T>, attempt: number): Promise<T> {
+  try {
+    return await db.transaction().setIsolationLevel('serializable').execute(work)
+  } catch (error) {
+    if (!RETRYABLE.has((error as { code?: unknown }).code as string)) throw error
+    // Writes at the same time as this one, every time: a state of the store, which passes (503), not a fault of the request.
+    if (attempt >= WRITE_ATTEMPTS) throw problem('AG_STORE_UNAVAILABLE', `The store refused the write ${WRITE_ATTEMPTS} times, each for a conflict with writes at the same time: retry shortly.`)
+    return await serializable(db, work, attempt + 1)
   }
 }

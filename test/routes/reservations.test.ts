@@ -6,9 +6,11 @@
 import type { LightMyRequestResponse } from 'fastify'
 import t from 'tap'
 import { AGENT_MEDIA_TYPE } from '../../src/audience.js'
+import { upstreamClient } from '../../src/index.js'
 import { productAt, startDemoUpstream } from '../../demo/upstream.js'
 import { validationErrors } from '../helpers/ajv.js'
 import { AUTH, buildApp, type TestApp } from '../helpers/app.js'
+import { freshRedisPrefix, needs } from '../helpers/services.js'
 
 const TOKEN = 'upstream-token-0123456789'
 const upstream = await startDemoUpstream({ rows: 50, token: TOKEN })
@@ -97,4 +99,50 @@ t.test('the body is checked before the upstream is called; a key is needed', asy
   const anonymous = await app.inject({ method: 'POST', url: `/products/${IN_STOCK}/reservations`, payload: { quantity: 1 } })
   t.equal(anonymous.statusCode, 401)
   t.equal(posts(), 0)
+})
+
+t.test('the demo upstream refuses what is not a reservation, and a key sent again with another body', async (t) => {
+  const post = async (body: string, key?: string): Promise<number> => (await fetch(`${upstream.url}/products/${IN_STOCK}/reservations`, {
+    method: 'POST',
+    body,
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', ...(key === undefined ? {} : { 'idempotency-key': key }) }
+  })).status
+  t.equal(await post('not json'), 400)
+  t.equal(await post('{"quantity":0}'), 400)
+  t.equal(await post('null'), 400)
+  t.equal(await post('{"quantity":1}', 'direct'), 201)
+  t.equal(await post('{"quantity":1}', 'direct'), 201, 'the same body again: the same answer')
+  t.equal(await post('{"quantity":2}', 'direct'), 422)
+})
+
+t.test('with Redis, two replicas with stores of their own answer one key alike: the upstream is called once', async (t) => {
+  if (!await needs(t, 'Redis')) return
+  const { url, clear } = freshRedisPrefix()
+  t.teardown(clear)
+  const [a, b] = [await buildApp(t, { upstreamUrl: upstream.url, upstreamToken: TOKEN, redisUrl: url }), await buildApp(t, { upstreamUrl: upstream.url, upstreamToken: TOKEN, redisUrl: url })]
+  const call = async (replica: TestApp): Promise<LightMyRequestResponse> => await replica.app.inject({ method: 'POST', url: `/products/${IN_STOCK}/reservations`, payload: { quantity: 4 }, headers: { ...AUTH, 'idempotency-key': 'shared-by-redis' } })
+  const first = await call(a)
+  t.equal(first.statusCode, 201)
+  const again = await call(b)
+  t.equal(again.statusCode, 201)
+  t.equal(again.headers['idempotent-replayed'], 'true')
+  t.equal(again.body, first.body)
+  t.equal(posts(), 1, 'the other replica answered from Redis, without calling the upstream')
+})
+
+t.test('a call without a body still carries its key; another input under the same caller\'s key is another key upstream', async (t) => {
+  const client = upstreamClient({ origin: upstream.url, headers: { authorization: `Bearer ${TOKEN}` } })
+  t.teardown(client.close)
+  await client.send('DELETE', `/products/${IN_STOCK}/reservations`, undefined, { idempotencyKey: 'no-body' }).catch(() => undefined)
+  const [sent] = upstream.requests.recent
+  t.equal(sent.headers['idempotency-key'], 'no-body')
+  t.equal(sent.headers['content-type'], undefined, 'no body, no media type')
+  upstream.requests.clear()
+  // Every attempt of the first call fails: nothing was done, and the caller's key is free again.
+  upstream.faults.fail = 10
+  t.equal((await reserve(IN_STOCK, { quantity: 5 }, { 'idempotency-key': 'again-after-failure' })).statusCode, 502)
+  upstream.faults.fail = 0
+  t.equal((await reserve(IN_STOCK, { quantity: 6 }, { 'idempotency-key': 'again-after-failure' })).statusCode, 201, 'another input under the freed key acts')
+  const keys = upstream.requests.recent.map((request) => request.headers['idempotency-key'])
+  t.equal(new Set(keys).size, 2, 'each input its own key upstream: the upstream cannot take the second call for a retry of the first')
 })

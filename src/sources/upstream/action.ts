@@ -40,8 +40,11 @@ export function upstreamAction<Input extends ActionInput, Result, Row = undefine
   const readers = rowReader(options.declaration.schema, options.fields ?? {}, client, (options.validators ?? validators()).rows)
   const sent = options.body ?? ((input: Input) => input.body)
   return {
-    problems: [...new Set([...UPSTREAM_PROBLEMS, ...(subject?.problems ?? [])])],
+    // The upstream's 404 is the action's, with a subject or without.
+    problems: [...new Set([...UPSTREAM_PROBLEMS, 'AG_NOT_FOUND' as const, ...(subject?.problems ?? [])])],
     readsSubject: subject !== undefined,
+    // Its result is settled once the upstream answered, outside any transaction of the store's.
+    transactional: false,
     run: async (input, hooks, context) => {
       if (subject !== undefined) hooks.check(await subject.one(input.params, context))
       const url = new URL(options.path(input), client.origin)

@@ -233,8 +233,9 @@ export function upstreamClient (options: UpstreamOptions): UpstreamClient {
       settings.observer?.call(origin, outcome, (performance.now() - started) / 1000)
     }
     const sent = callHeaders(headers, requestId, span)
-    const withBody = body === undefined ? sent : { ...sent, 'content-type': 'application/json', ...(idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey }) }
-    return await called(url, caller, notFound, { method, headers: withBody, body }, log).then((answer) => {
+    const withBody = body === undefined ? sent : { ...sent, 'content-type': 'application/json' }
+    const keyed = idempotencyKey === undefined ? withBody : { ...withBody, 'idempotency-key': idempotencyKey }
+    return await called(url, caller, notFound, { method, headers: keyed, body }, log).then((answer) => {
       finished('ok')
       return answer
     }, (error: Ended) => {
@@ -249,7 +250,8 @@ export function upstreamClient (options: UpstreamOptions): UpstreamClient {
     origin,
     name,
     get: async (target, options = {}) => await fetched(target, 'GET', undefined, options),
-    send: async (method, target, body, options = {}) => await fetched(target, method, JSON.stringify(body), options),
+    // A body of undefined is none (a DELETE's, say): sent without one, its key still sent.
+    send: async (method, target, body, options = {}) => await fetched(target, method, body === undefined ? undefined : JSON.stringify(body), options),
     close: async () => { if (pooling !== undefined) await (await pooling).close() }
   }
 }

@@ -380,3 +380,40 @@ t.test('what an action of a file cannot say: a parameter it does not take, an up
     '/mounts/2/body/id: is a path parameter too; name the field otherwise'
   ])
 })
+
+t.test('an action\'s options, as the file gives them; one whose statements delete its row answers the row as it was', async (t) => {
+  const compiled = await compileDeclarations(fileOf({
+    records: { Book: BOOK },
+    sources: { books: { table: 'books', orderBy: 'id' } },
+    mounts: [action({
+      method: 'DELETE',
+      url: '/books/:id',
+      maxBodyBytes: 64,
+      creates: false,
+      destructive: true,
+      idempotent: true,
+      body: { tags: { type: 'array', items: { type: 'object', fields: { name: { type: 'string' } } }, optional: true } },
+      statements: ['delete from books where id = :id']
+    })]
+  }), { store, env: {}, log })
+  t.teardown(compiled.close)
+  const mount = compiled.mounts[0].mount as any
+  t.match(mount, { method: 'DELETE', maxBodyBytes: 64, creates: false, destructive: true, idempotent: true })
+  t.equal(mount.body.properties.tags.items.additionalProperties, false, 'the objects of an array closed too')
+  const settled: unknown[] = []
+  const result = await mount.target.run({ params: { id: 3 }, body: {} }, { check: () => {}, settle: async (row: unknown) => { settled.push(row) } }, {})
+  t.strictSame(result, { id: 3, title: 'A Wizard of Earthsea' })
+  t.strictSame(settled, [result])
+  t.equal(await mount.target.run({ params: { id: 3 }, body: {} }, { check: (row: unknown) => { if (row === undefined) throw new Error('gone') }, settle: async () => {} }, {}).catch((error: Error) => error.message), 'gone', 'deleted, it is no record')
+})
+
+t.test('an action naming no declared record, or a column its table lacks, is refused', async (t) => {
+  t.strictSame(await refused({
+    records: { Book: BOOK, Other: { fields: { id: { type: 'integer' }, colour: { type: 'string' } } } },
+    sources: { books: { table: 'books', orderBy: 'id' } },
+    mounts: [action({ record: 'Bok' }), action({ name: 'other', url: '/o/:id', record: 'Other' })]
+  }), [
+    '/records/Other/fields/colour: record Other\'s field "colour" reads column "colour", which table "books" does not have; its columns: id, title, status, price, published_on, author_id',
+    '/mounts/0/record: names no declared record; declared: Book, Other'
+  ])
+})

@@ -86,6 +86,7 @@ async function counters (t: Test, extra: (app: FastifyInstance) => ActionMount[]
     const slow: ActionTarget = {
       problems: [],
       readsSubject: false,
+      transactional: false,
       run: async (_input, hooks) => {
         await released
         const result = { id: 1, value: 0, note: 'slow' }
@@ -93,6 +94,21 @@ async function counters (t: Test, extra: (app: FastifyInstance) => ActionMount[]
         return result
       }
     }
+    app.mount({
+      kind: 'action',
+      name: 'resetCounters',
+      url: '/counters/reset',
+      summary: 'Every counter back to 0',
+      body: Type.Object({}),
+      permissions: [unrestricted],
+      result: Counter,
+      target: storeAction(app.store, {
+        act: async (tx) => {
+          await tx.updateTable('counters').set({ value: 0 }).execute()
+          return await tx.selectFrom('counters').selectAll().where('id', '=', 1).executeTakeFirstOrThrow()
+        }
+      })
+    })
     app.mount({ kind: 'action', name: 'slowCounter', url: '/counters/slow', summary: 'Wait', body: Type.Object({}), permissions: [unrestricted], result: Counter, creates: true, target: slow })
     for (const mount of extra(app)) app.mount(mount)
   }))
@@ -152,6 +168,14 @@ t.test('every call is audited (caller, arguments with hidden fields redacted, ou
   t.match(metrics, 'gateway_actions_total{action="bumpCounter",outcome="refused"} 1')
 })
 
+t.test('an action on no record: its statements, committed together', async (t) => {
+  const { app } = await counters(t)
+  await app.inject({ method: 'POST', url: '/counters/1/bump', payload: { by: 1 }, headers: AUTH })
+  const reset = await app.inject({ method: 'POST', url: '/counters/reset' })
+  t.equal(reset.statusCode, 200)
+  t.equal(reset.json().value, 0)
+})
+
 t.test('an agent is answered the projected result: a hidden field never reaches it', async (t) => {
   const { app } = await counters(t)
   const res = await app.inject({ method: 'POST', url: '/counters/1/bump', payload: { by: 1 }, headers: { ...AUTH, 'x-audience': 'agent' } })
@@ -159,14 +183,15 @@ t.test('an agent is answered the projected result: a hidden field never reaches 
 })
 
 t.test('a mount that cannot be served safely is refused when it registers, naming what to fix', async (t) => {
-  const base = { kind: 'action', url: '/x', summary: 'X', body: Type.Object({}), permissions: [unrestricted], result: Counter, target: { problems: [], readsSubject: false, run: async () => ({}) } } as const
+  const base = { kind: 'action', url: '/x', summary: 'X', body: Type.Object({}), permissions: [unrestricted], result: Counter, target: { problems: [], readsSubject: false, transactional: false, run: async () => ({}) } } as const
   const cases: Array<[Partial<ActionMount>, RegExp]> = [
     [{ name: 'noChecks', permissions: [] }, /declare its permission checks/],
     [{ name: 'openBody', body: Type.Object({ nested: Type.Object({ a: Type.String() }) }) }, /\/body\/nested is an object open to other fields/],
-    [{ name: 'unbound', affords: { declaration: Counter, affordance: 'bump' }, target: { problems: [], readsSubject: true, run: async () => ({}) } }, /must name this action \(`action: 'unbound'`\)/],
+    [{ name: 'unbound', affords: { declaration: Counter, affordance: 'bump' }, target: { problems: [], readsSubject: true, transactional: false, run: async () => ({}) } }, /must name this action \(`action: 'unbound'`\)/],
     [{ name: 'bumpCounter', url: '/y', affords: { declaration: Counter, affordance: 'bump' } }, /its target reads no record to check the affordance 'bump' on; give it a subject/],
     [{ name: 'missing', affords: { declaration: Counter, affordance: 'nope' } }, /declares no affordance 'nope'/],
-    [{ name: 'tiny', maxBodyBytes: 1 }, /maxBodyBytes must be an integer of at least 2/]
+    [{ name: 'tiny', maxBodyBytes: 1 }, /maxBodyBytes must be an integer of at least 2/],
+    [{ name: 'twoOpen', body: Type.Object({ a: Type.Record(Type.String(), Type.String()), b: Type.Array(Type.Object({ c: Type.String() })) }) }, /\/body\/a, \/body\/b are objects open to other fields/]
   ]
   for (const [mount, refusal] of cases) {
     await t.rejects(counters(t, () => [{ ...base, ...mount } as ActionMount]), refusal, String(mount.name))
