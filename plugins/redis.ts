@@ -1,6 +1,8 @@
-// The Redis that replicas share state through (rate-limit budgets, counted totals) when REDIS_URL is
-// set. It helps and is never needed: the gateway starts and serves while Redis is out of reach, its
-// users fall back (limits unenforced, totals counted in process), and each change of state is logged once.
+// The Redis that replicas share state through (rate-limit budgets, counted totals, the keys of
+// upstream actions' calls) when REDIS_URL is set. The gateway starts and serves while Redis is out
+// of reach: limits go unenforced and totals are counted in process; only a call with an
+// Idempotency-Key to an upstream action is refused (503), since its key must not be dropped. Each
+// change of state is logged once.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Redis, RedisOptions as ClientOptions } from 'ioredis'
@@ -54,7 +56,7 @@ async function redis (app: FastifyInstance, options: RedisOptions): Promise<void
   client.on('error', (err: Error) => {
     if (reachable === false) return
     reachable = false
-    app.log.warn({ err }, 'Redis out of reach or not answering: rate limits are not enforced and totals are counted in this process until it is back')
+    app.log.warn({ err }, 'Redis out of reach or not answering: rate limits are not enforced, totals are counted in this process and keyed calls of upstream actions are refused until it is back')
   })
   client.on('ready', () => {
     if (reachable === false) app.log.info('Redis reachable again: rate limits and totals are shared again')

@@ -85,7 +85,11 @@ async function acted (plan: ActionPlan, call: ActionCall, settings: ActSettings,
     check: (row) => { checkRow(plan, call.params, row) },
     settle: async (result, within) => {
       presented = plan.present(result)
-      if (scope !== undefined) await keys.settle(scope, plan.status, presented, within)
+      if (scope === undefined) return
+      // In the store's transaction, a failure undoes the work with it. Elsewhere the work is done:
+      // its result is answered, and a retry after the claim's lease may act again (said in the log).
+      if (plan.target.transactional) await keys.settle(scope, plan.status, presented, within)
+      else await keys.settle(scope, plan.status, presented).catch((error: unknown) => { call.log?.warn({ err: error }, 'could not record the result of a call with an idempotency key: a retry after its lease may act again') })
     }
   }, call)).catch(async (error: unknown) => {
     // Nothing was done: a retry with the key acts anew.

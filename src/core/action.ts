@@ -52,9 +52,9 @@ export interface ActionHooks<Row, Result> {
    */
   readonly settle: (result: Result, within?: unknown) => Promise<void>
   /**
-   * The call's Idempotency-Key as the gateway keeps it (a digest of the action, the caller and the
-   * key they sent), for a target that passes it on (an upstream's), so that a retry acts once there
-   * too; absent for a call sent without one.
+   * A key of the call for a target that passes it on (an upstream's): a digest of the action, the
+   * caller, the key they sent and the input, so that a retry of this call acts once there too and
+   * another call under the same caller's key is another; absent for a call sent without a key.
    */
   readonly key?: string
 }
@@ -255,7 +255,8 @@ function isHidden (schema: TSchema): boolean {
 
 /** A 401 and a 403 where it asks for a key; a 404 where it names a record; a 409 where it acts on an affordance; its target's. */
 function problemsOf (mount: ActionMount, affordance: Affordance<unknown> | undefined): ProblemCode[] {
-  return [
+  // Each once: a target may name one the flow names too.
+  return [...new Set<ProblemCode>([
     'AG_INVALID_ARGUMENTS',
     'AG_UNKNOWN_AUDIENCE',
     ...(needsPrincipal(mount.permissions) ? ['AG_UNAUTHORIZED', 'AG_FORBIDDEN'] as const : []),
@@ -271,5 +272,5 @@ function problemsOf (mount: ActionMount, affordance: Affordance<unknown> | undef
     'AG_STORE_UNAVAILABLE',
     ...mount.target.problems,
     'AG_OVERLOADED'
-  ]
+  ])]
 }

@@ -2,7 +2,8 @@
 // the same input is answered the first call's result without acting again; with other input it is a
 // 422; while the first is still being acted on, a 409. A key is the caller's own (its key or token,
 // else its address) and the action's: no caller is ever answered another's result. Where the keys
-// are kept (the store, shared by replicas) is an IdempotencyStore (src/store/idempotency.ts).
+// are kept is an IdempotencyStore: the store (src/store/idempotency.ts), or Redis for an action
+// whose work does not commit in the store (src/store/redis-idempotency.ts).
 import { createHash } from 'node:crypto'
 import { invalidArguments, problem } from './errors.js'
 

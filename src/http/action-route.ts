@@ -108,7 +108,7 @@ function translated (error: FastifyError, maxBodyBytes: number): Error {
       return invalidArguments({ body: ['Empty: send {} for a call without fields, or no Content-Type with no body.'] })
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       // The parser refuses malformed JSON and the keys that would reach a prototype alike.
-      return invalidArguments({ body: [`Not JSON, or holding a key named __proto__ or constructor: ${NOT_AN_OBJECT}`] })
+      return invalidArguments({ body: [`Not JSON, or holding a key that could reach a prototype (__proto__, constructor.prototype): ${NOT_AN_OBJECT}`] })
     default:
       return error
   }

@@ -6,7 +6,7 @@ import t from 'tap'
 import { startOtlpReceiver, type OtlpSpan } from '../helpers/otlp.js'
 import { startDemoUpstream } from '../../demo/upstream.js'
 import { serviceName, startTracing, tracingRequested } from '../../src/observe/tracing.js'
-import { buildApp } from '../helpers/app.js'
+import { AUTH, buildApp } from '../helpers/app.js'
 
 t.test('which OTEL_* settings turn tracing on', async (t) => {
   t.notOk(tracingRequested({}), 'nothing set: off')
@@ -47,6 +47,9 @@ t.test('a request\'s spans reach an OTLP receiver as one tree, and the upstream 
     payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'getProduct', arguments: { sku: 'SKU-00001' } } })
   })
   t.equal(tool.statusCode, 200)
+  // An action: its span, and the upstream call under it.
+  const reserved = await app.inject({ method: 'POST', url: '/products/SKU-00002/reservations', payload: { quantity: 1 }, headers: { ...AUTH, traceparent: `00-${traceId}-${callerSpan}-01` } })
+  t.equal(reserved.statusCode, 201)
   await upstream.close()
   t.equal((await app.inject({ url: '/products/SKU-00002', headers: { traceparent: `00-${traceId}-${callerSpan}-01` } })).statusCode, 502)
 
@@ -69,6 +72,9 @@ t.test('a request\'s spans reach an OTLP receiver as one tree, and the upstream 
   t.equal(call.parentSpanId, slice.spanId, 'the upstream call under the slice')
   t.equal(call.kind, 3, 'a client span')
 
+  const acting = named('action')
+  t.equal(acting.parentSpanId, named('POST /products/:sku/reservations').spanId, 'the action under its request')
+  t.equal(named(/^POST http:\/\/127\.0\.0\.1:/).parentSpanId, acting.spanId, 'the upstream call under the action')
   t.ok(spans.some((span) => span.name === 'GET unrouted'), 'an unrouted request has a span too')
   const failed = spans.find((span) => span.name === 'GET /products/:sku') as OtlpSpan & { status?: { code?: number } }
   t.equal(failed.status?.code, 2, 'a 5xx marks the request\'s span as an error')

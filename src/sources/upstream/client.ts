@@ -26,7 +26,7 @@ export interface UpstreamOptions {
   /** The most one call may take, retries and waits included (default 10000). */
   readonly deadlineMs?: number
   /**
-   * Bounded retries of the (idempotent) GET: attempts after the first (default 2), exponential backoff
+   * Bounded retries of a GET, and of a call sent with an Idempotency-Key: attempts after the first (default 2), exponential backoff
    * with jitter from baseMs (100) to maxMs (2000); a Retry-After from the upstream is honoured when it
    * fits in the deadline, otherwise no retry.
    */
@@ -102,8 +102,8 @@ export interface UpstreamClient {
    */
   get: (target: string | URL, options?: UpstreamGetOptions) => Promise<UpstreamResponse | undefined>
   /**
-   * Sends `body` as JSON with `method` (an action's call), under the same deadline, breaker, cap and
-   * credentials as a GET, and answers as a GET does. It is not retried, as a call that changes
+   * Sends `body` as JSON with `method` (an action's call; `undefined`: no body, nor Content-Type),
+   * under the same deadline, breaker, cap and credentials as a GET, and answers as a GET does. It is not retried, as a call that changes
    * something may not be: unless it carries an `idempotencyKey`, sent as `Idempotency-Key`, with
    * which an upstream that honours it acts once however often it is asked.
    */

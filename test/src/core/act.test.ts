@@ -99,3 +99,13 @@ t.test('as an MCP tool: one object of arguments, a name taken twice refused, a f
   const quiet = actionToolOf(compileAction(action(), { timeZone: 'UTC', acting: settings() }))
   t.strictSame((await quiet.call({}, () => {})).structuredContent, { id: 1, note: 'done' }, 'a call without a context, nor an audit line')
 })
+
+t.test('outside the store, a result whose key cannot be recorded is answered all the same (the work is done), and the log says a retry may act again', async (t) => {
+  const warned: object[] = []
+  const shared: IdempotencyStore = { claim: async () => ({ kind: 'claimed' }), settle: async () => { throw new Error('Redis is gone') }, release: async () => {} }
+  const resource = compileAction(action(), { timeZone: 'UTC', acting: { idempotency: keys(), sharedIdempotency: shared } })
+  const acted = await resource.act({ audience: 'plain', params: {}, body: {}, idempotencyKey: 'k', log: { warn: (details) => { warned.push(details) } } })
+  t.strictSame(acted, { status: 200, body: { id: 1, note: 'done' }, replayed: false })
+  t.match(warned, [{ err: { message: 'Redis is gone' } }])
+  t.ok(resource.openWorld, 'a target outside the store: an open-world tool')
+})
