@@ -11,8 +11,6 @@ import { Reservation } from './reservation.js'
 export interface ProductsOptions {
   /** The upstream serving `/page/products` and `/products/:sku`: its origin and the gateway's credentials. */
   readonly upstream: UpstreamOptions
-  /** Mounts the reservation action too (default true); the declaration file of the products declares the reads only. */
-  readonly reservations?: boolean
 }
 
 /** The path parameter naming a product. */
@@ -46,7 +44,6 @@ export default async function products (app: FastifyInstance, options: ProductsO
     source: upstreamRecord({ ...read, path: ({ sku }: { sku: string }) => `/products/${pathSegment('sku', sku)}` }),
     permissions: [unrestricted]
   })
-  if (options.reservations === false) return
   app.mount({
     kind: 'action',
     name: 'reserveProduct',

@@ -7,13 +7,13 @@ import type { Mount, MountError } from '../core/mount.js'
 import type { Validators } from '../core/validators.js'
 import type { Marking, RecordDeclaration } from '../declare/index.js'
 import { scope, signedIn, unrestricted, type Permission } from '../permissions.js'
-import { upstreamClient, type UpstreamClient, type UpstreamObserver } from '../sources/upstream/index.js'
+import { upstreamAction, upstreamClient, upstreamPath, type UpstreamClient, type UpstreamObserver } from '../sources/upstream/index.js'
 import { readCatalogue, type Catalogue } from '../store/catalogue/index.js'
 import type { Store } from '../store/store.js'
 import { declarationFileError, pointerOf, type Issue } from './errors.js'
 import type { LoadedFile } from './loader.js'
 import { bodyOf, compileRecords, markingOf } from './records.js'
-import type { ActionMountDeclaration, BytesMountDeclaration, MountDeclaration, ParamDeclaration, RecordMountDeclaration, SourceDeclaration, TextMountDeclaration, UpstreamDeclaration } from './schema.js'
+import type { ActionMountDeclaration, BytesMountDeclaration, MountDeclaration, ParamDeclaration, RecordMountDeclaration, SourceDeclaration, TextMountDeclaration, UpstreamDeclaration, UpstreamSourceDeclaration } from './schema.js'
 import type { ActionInput, ActionMount } from '../core/action.js'
 import { storeAction } from '../sources/store-action.js'
 import { compileStatement } from './statements.js'
@@ -155,32 +155,36 @@ function actionOf (declared: ActionMountDeclaration, at: string, known: Known, f
   for (const name of Object.keys(declared.body)) {
     if (name === NOW || Object.hasOwn(declared.params, name)) issues.push({ pointer: `${at}/body/${pointerOf(name).slice(1)}`, message: `is ${name === NOW ? 'the statements\' own parameter :now' : 'a path parameter too'}; name the field otherwise` })
   }
-  const statements = declared.statements.map((text, index) => {
+  const statements = (declared.statements ?? []).map((text, index) => {
     const statement = compileStatement(text)
     const unknown = statement.names.filter((name) => !takes.has(name))
     if (unknown.length > 0) issues.push({ pointer: `${at}/statements/${index}`, message: `names ${unknown.map((name) => `:${name}`).join(', ')}, which is no path parameter, body field or :now; it takes ${[...takes].map((name) => `:${name}`).join(', ')}` })
     return statement
   })
   if (record === undefined || source === undefined) return undefined
-  if ('upstream' in source) {
-    issues.push({ pointer: `${at}/source`, message: `an action acts on a table source; "${declared.source}" is an upstream's` })
-    return undefined
-  }
-  const reading = { kind: 'retrieve' as const, record, params: Object.keys(declared.params), at: pointerOf('sources', declared.source), mountAt: at, recordAt: pointerOf('records', declared.record) }
-  const { one } = tableSource(source, reading, context.store, known.tables, issues)
-  if (one === undefined) return undefined
-  return {
-    kind: 'action',
+  const common = {
+    kind: 'action' as const,
     ...routeOf(declared),
     ...(declared.method === undefined ? {} : { method: declared.method }),
     params: paramsOf(declared.params),
     body,
     ...(declared.maxBodyBytes === undefined ? {} : { maxBodyBytes: declared.maxBodyBytes }),
     result: record,
-    ...(declared.affords === undefined ? {} : { affords: { declaration: record, affordance: declared.affords } }),
     ...(declared.creates === undefined ? {} : { creates: declared.creates }),
     ...(declared.destructive === undefined ? {} : { destructive: declared.destructive }),
-    ...(declared.idempotent === undefined ? {} : { idempotent: declared.idempotent }),
+    ...(declared.idempotent === undefined ? {} : { idempotent: declared.idempotent })
+  }
+  if ('upstream' in source) return upstreamActionOf(declared, source, common, at, known, file, context, issues)
+  if (declared.statements === undefined) {
+    issues.push({ pointer: at, message: 'an action on a table source runs statements; give it "statements"' })
+    return undefined
+  }
+  const reading = { kind: 'retrieve' as const, record, params: Object.keys(declared.params), at: pointerOf('sources', declared.source), mountAt: at, recordAt: pointerOf('records', declared.record) }
+  const { one } = tableSource(source, reading, context.store, known.tables, issues)
+  if (one === undefined) return undefined
+  return {
+    ...common,
+    ...(declared.affords === undefined ? {} : { affords: { declaration: record, affordance: declared.affords } }),
     target: storeAction(context.store, {
       subject: async (tx, input: ActionInput) => await one(tx, input.params),
       act: async (tx, { params, body }: ActionInput, before: Record<string, unknown>) => {
@@ -192,11 +196,46 @@ function actionOf (declared: ActionMountDeclaration, at: string, known: Known, f
   }
 }
 
+/**
+ * An action sent to an upstream: the source's path filled with the path parameters, the action's
+ * method and body, the answer read as the record where the source says its fields are. It runs no
+ * statements, and reads no row to check an affordance on: the upstream decides.
+ */
+function upstreamActionOf (declared: ActionMountDeclaration, source: UpstreamSourceDeclaration, common: Omit<ActionMount, 'target'>, at: string, known: Known, file: LoadedFile, context: CompileContext, issues: Issue[]): ActionMount | undefined {
+  if (declared.statements !== undefined) issues.push({ pointer: `${at}/statements`, message: `"${declared.source}" is an upstream's source: the upstream acts, and no statement runs` })
+  if (declared.affords !== undefined) issues.push({ pointer: `${at}/affords`, message: 'an action sent to an upstream reads no record to check an affordance on: the upstream decides' })
+  const client = clientOf(source, pointerOf('sources', declared.source), known, file, issues)
+  if (client === undefined || declared.statements !== undefined || declared.affords !== undefined) return undefined
+  const path = upstreamPath(source.path)
+  return {
+    ...common,
+    target: upstreamAction({
+      client,
+      ...(declared.method === undefined ? {} : { method: declared.method }),
+      path: ({ params }: ActionInput) => path(params),
+      declaration: common.result,
+      ...(source.fields === undefined ? {} : { fields: source.fields }),
+      ...(source.item === undefined ? {} : { item: source.item }),
+      log: context.log,
+      ...(context.validators === undefined ? {} : { validators: context.validators })
+    })
+  }
+}
+
+/** The client of the upstream a source reads, or undefined (a problem when the file declares no such upstream). */
+function clientOf (source: UpstreamSourceDeclaration, at: string, known: Known, file: LoadedFile, issues: Issue[]): UpstreamClient | undefined {
+  const client = known.clients.get(source.upstream)
+  const upstreams = file.declarations.upstreams ?? {}
+  if (client === undefined && !Object.hasOwn(upstreams, source.upstream) && !refusedEntry(file, 'upstreams', source.upstream)) {
+    issues.push({ pointer: `${at}/upstream`, message: `names no declared upstream; declared: ${Object.keys(upstreams).join(', ') || 'none'}` })
+  }
+  return client
+}
+
 /** The statements' own parameter: the instant the action acts, in UTC to the second. */
 const NOW = 'now'
 
 function mountOf (declared: RecordMountDeclaration, at: string, known: Known, file: LoadedFile, context: CompileContext, issues: Issue[]): Mount | undefined {
-  const { declarations } = file
   const { record, source } = recordAndSource(declared, at, known, file, issues)
   const overrides = overridesOf(declared, at, issues)
   if (record === undefined || source === undefined) return undefined
@@ -207,13 +246,8 @@ function mountOf (declared: RecordMountDeclaration, at: string, known: Known, fi
   const reading = { kind: declared.kind, record, params, at: pointerOf('sources', declared.source), mountAt: at, recordAt: pointerOf('records', declared.record) }
   let sourced: Sourced
   if ('upstream' in source) {
-    const client = known.clients.get(source.upstream)
-    if (client === undefined) {
-      if (!Object.hasOwn(declarations.upstreams ?? {}, source.upstream) && !refusedEntry(file, 'upstreams', source.upstream)) {
-        issues.push({ pointer: `${reading.at}/upstream`, message: `names no declared upstream; declared: ${Object.keys(declarations.upstreams ?? {}).join(', ') || 'none'}` })
-      }
-      return undefined
-    }
+    const client = clientOf(source, reading.at, known, file, issues)
+    if (client === undefined) return undefined
     sourced = upstreamSource(source, reading, client, context, issues)
   } else {
     sourced = tableSource(source, reading, context.store, known.tables, issues)

@@ -359,16 +359,16 @@ const Mount = Type.Unsafe({
       body: Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }), ref('Field'), { description: 'The body\'s fields, with their types and bounds: JSON, closed (any other field is refused by name). Each is a statement\'s `:name`.' }),
       maxBodyBytes: Type.Optional(whole('The largest body it takes, in bytes (default 16384).', 2)),
       record: text('The record of the row it acts on, as declared in `records`: what it answers with.'),
-      source: text('The table source the row is read from, as declared in `sources`: before the statements (its affordance checked on it), and after (the answer).'),
-      affords: Type.Optional(text('The record\'s affordance it acts on, which must name this action: checked again on the row as the transaction reads it (409 when it no longer holds, nothing done).')),
-      statements: Type.Array(Type.String({ minLength: 1 }), {
+      source: text('A table source: the row is read from it before the statements (its affordance checked on it) and after (the answer). An upstream source: the call is sent to its path (each `{name}` a path parameter) with the action\'s method and body, and its answer read as the record.'),
+      affords: Type.Optional(text('The record\'s affordance it acts on (on a table source), which must name this action: checked again on the row as the transaction reads it (409 when it no longer holds, nothing done).')),
+      statements: Type.Optional(Type.Array(Type.String({ minLength: 1 }), {
         minItems: 1,
-        description: 'The SQL it runs, in order, in one transaction: all commit together or none does. `:name` is a parameter (a path parameter, a body field, or `now`, the instant in UTC to the second), never text pasted in.'
-      }),
+        description: 'On a table source, the SQL it runs, in order, in one transaction: all commit together or none does. `:name` is a parameter (a path parameter, a body field, or `now`, the instant in UTC to the second), never text pasted in.'
+      })),
       creates: Type.Optional(Type.Boolean({ description: 'It creates what it answers with: 201 rather than 200.' })),
       destructive: Type.Optional(Type.Boolean({ description: 'It may destroy or undo something (MCP\'s destructiveHint; default true).' })),
       idempotent: Type.Optional(Type.Boolean({ description: 'Calling it twice does no more than once (MCP\'s idempotentHint; default false).' }))
-    }, { description: 'An action on one row of a table: its statements run in one transaction, and it answers the row as it is then.' })
+    }, { description: 'An action: on one row of a table, its statements run in one transaction and it answers the row as it is then; or a call of an upstream API, answered as the upstream answers it.' })
   ]
 })
 
@@ -562,7 +562,7 @@ export interface ActionMountDeclaration {
   readonly record: string
   readonly source: string
   readonly affords?: string
-  readonly statements: readonly string[]
+  readonly statements?: readonly string[]
   readonly creates?: boolean
   readonly destructive?: boolean
   readonly idempotent?: boolean

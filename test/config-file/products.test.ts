@@ -1,7 +1,7 @@
 // The demo's upstream products declared in examples/products.gateway.json serve what the
 // TypeScript products resource serves, read from the same demo upstream: every route, both
 // audiences, byte for byte, and the whole OpenAPI document of a gateway serving just them.
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify'
 import t from 'tap'
 import products from '../../routes/products/index.js'
 import { PRODUCTS_TAG } from '../../demo/app.js'
@@ -18,8 +18,7 @@ async function typedProducts (): Promise<FastifyInstance> {
   const app = Fastify({ ...serverOptions('silent'), logger: false })
   t.teardown(async () => { await app.close() })
   await app.register(gateway, { databaseUrl: ':memory:', timeZone: 'UTC', apiKeys: [KEY], loadShedding: { maxEventLoopDelay: 0 }, tags: [PRODUCTS_TAG] })
-  // The reads: the file declares no upstream action (an action in a file acts on a table).
-  await app.register(products, { upstream: { origin: upstream.url }, reservations: false })
+  await app.register(products, { upstream: { origin: upstream.url } })
   await app.ready()
   return app
 }
@@ -49,4 +48,23 @@ t.test('the whole OpenAPI document is the same', async (t) => {
   const [expected, actual] = await Promise.all([typed, declared].map(async (app) => (await app.inject({ method: 'GET', url: '/openapi.json' })).json()))
   t.ok(Object.hasOwn(expected.paths, '/products/{sku}'))
   t.strictSame(actual, expected)
+})
+
+t.test('the reservation acts alike: sent to the same upstream, refused alike, answered as the same record', async (t) => {
+  const reserve = async (app: FastifyInstance, sku: string, body: object, key: string): Promise<LightMyRequestResponse> =>
+    await app.inject({ method: 'POST', url: `/products/${sku}/reservations`, payload: body, headers: { authorization: `Bearer ${KEY}`, 'x-request-id': 'compared', 'x-audience': 'agent', 'idempotency-key': key } })
+  for (const [sku, body] of [['SKU-00010', { quantity: 1 }], ['SKU-00002', { quantity: 0 }], ['SKU-99999', { quantity: 1 }]] as const) {
+    const [expected, actual] = [await reserve(typed, sku, body, `typed-${sku}`), await reserve(declared, sku, body, `declared-${sku}`)]
+    t.equal(actual.statusCode, expected.statusCode, `${sku}: status`)
+    t.equal(actual.body, expected.body, `${sku}: refused byte for byte`)
+  }
+  const [expected, actual] = [await reserve(typed, 'SKU-00002', { quantity: 3 }, 'typed'), await reserve(declared, 'SKU-00002', { quantity: 3 }, 'declared')]
+  t.equal(actual.statusCode, 201)
+  t.equal(expected.statusCode, 201)
+  const { reservation_id: _a, reserved_at: _at, ...made } = actual.json()
+  const { reservation_id: _b, reserved_at: _bt, ...typedMade } = expected.json()
+  t.strictSame(made, typedMade, 'the same record, but for the upstream\'s id and instant')
+  const again = await reserve(declared, 'SKU-00002', { quantity: 3 }, 'declared')
+  t.equal(again.headers['idempotent-replayed'], 'true')
+  t.equal(again.body, actual.body)
 })

@@ -363,22 +363,41 @@ t.test('an action: its body closed at every depth, its statements run with their
   t.strictSame(result, { id: 2, title: 'It\'s :title -- not a parameter' }, 'answered as it is: the value bound, never pasted in')
 })
 
-t.test('what an action of a file cannot say: a parameter it does not take, an upstream source, a field named like a parameter', async (t) => {
+t.test('what an action of a file cannot say: a parameter it does not take, statements for an upstream or none for a table, an affordance an upstream decides, a field named like a parameter', async (t) => {
   t.strictSame(await refused({
     records: { Book: BOOK },
-    sources: { books: { table: 'books', orderBy: 'id' }, api: { upstream: 'catalogue', path: '/x' } },
+    sources: { books: { table: 'books', orderBy: 'id' }, api: { upstream: 'catalogue', path: '/x/{id}' }, lost: { upstream: 'nowhere', path: '/y' } },
     upstreams: { catalogue: { origin: 'http://127.0.0.1:9' } },
     mounts: [
       action({ statements: ['update books set title = :titel where id = :id and status = \'a:b\' -- :comment', 'select 1::int'] }),
       action({ name: 'b', url: '/b/:id', source: 'api' }),
-      action({ name: 'c', url: '/c/:id', body: { now: { type: 'string' }, id: { type: 'integer' } }, statements: ['select :now'] })
+      action({ name: 'c', url: '/c/:id', body: { now: { type: 'string' }, id: { type: 'integer' } }, statements: ['select :now'] }),
+      action({ name: 'd', url: '/d/:id', source: 'api', statements: undefined, affords: 'retitle' }),
+      action({ name: 'e', url: '/e/:id', statements: undefined }),
+      action({ name: 'f', url: '/f/:id', source: 'lost', statements: undefined })
     ]
   }), [
+    '/sources/lost/upstream: names no declared upstream; declared: catalogue',
     '/mounts/0/statements/0: names :titel, which is no path parameter, body field or :now; it takes :id, :title, :note, :now',
-    '/mounts/1/source: an action acts on a table source; "api" is an upstream\'s',
+    '/mounts/1/statements: "api" is an upstream\'s source: the upstream acts, and no statement runs',
     '/mounts/2/body/now: is the statements\' own parameter :now; name the field otherwise',
-    '/mounts/2/body/id: is a path parameter too; name the field otherwise'
+    '/mounts/2/body/id: is a path parameter too; name the field otherwise',
+    '/mounts/3/affords: an action sent to an upstream reads no record to check an affordance on: the upstream decides',
+    '/mounts/4: an action on a table source runs statements; give it "statements"'
   ])
+})
+
+t.test('an action sent to an upstream: its source\'s path filled with the path parameters, the answer read as the record', async (t) => {
+  const compiled = await compileDeclarations(fileOf({
+    records: { Book: BOOK },
+    sources: { api: { upstream: 'catalogue', path: '/books/{id}/title', item: 'book', fields: { title: 'name' } } },
+    upstreams: { catalogue: { origin: 'http://127.0.0.1:9' } },
+    mounts: [action({ source: 'api', method: 'PUT', statements: undefined })]
+  }), { store, env: {}, log })
+  t.teardown(compiled.close)
+  const mount = compiled.mounts[0].mount as any
+  t.match(mount, { kind: 'action', method: 'PUT', target: { readsSubject: false, transactional: false } })
+  t.ok(mount.target.problems.includes('AG_UPSTREAM_UNREACHABLE'))
 })
 
 t.test('an action\'s options, as the file gives them; one whose statements delete its row answers the row as it was', async (t) => {
