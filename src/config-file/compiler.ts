@@ -144,16 +144,18 @@ function recordAndSource (declared: { readonly record: string, readonly source: 
 }
 
 /**
- * An action on one row of a table source: the row its path parameters name is read in the
+ * An action: on one row of a table source, the row its path parameters name is read in the
  * transaction (its affordance checked on it), the statements run, and the row is read again as the
- * answer (as it was, when the statements deleted it).
+ * answer (as it was, when the statements deleted it); on an upstream source, the call sent to it.
  */
 function actionOf (declared: ActionMountDeclaration, at: string, known: Known, file: LoadedFile, context: CompileContext, issues: Issue[]): ActionMount | undefined {
   const { record, source } = recordAndSource(declared, at, known, file, issues)
   const body = bodyOf(declared.body, `${at}/body`, issues)
   const takes = new Set([...Object.keys(declared.params), ...Object.keys(declared.body), NOW])
+  // Statements take every name as one parameter: a body field may not shadow another.
+  const statementsRun = declared.statements !== undefined
   for (const name of Object.keys(declared.body)) {
-    if (name === NOW || Object.hasOwn(declared.params, name)) issues.push({ pointer: `${at}/body/${pointerOf(name).slice(1)}`, message: `is ${name === NOW ? 'the statements\' own parameter :now' : 'a path parameter too'}; name the field otherwise` })
+    if ((statementsRun && name === NOW) || Object.hasOwn(declared.params, name)) issues.push({ pointer: `${at}/body/${pointerOf(name).slice(1)}`, message: `is ${name === NOW ? 'the statements\' own parameter :now' : 'a path parameter too'}; name the field otherwise` })
   }
   const statements = (declared.statements ?? []).map((text, index) => {
     const statement = compileStatement(text)
@@ -204,8 +206,13 @@ function actionOf (declared: ActionMountDeclaration, at: string, known: Known, f
 function upstreamActionOf (declared: ActionMountDeclaration, source: UpstreamSourceDeclaration, common: Omit<ActionMount, 'target'>, at: string, known: Known, file: LoadedFile, context: CompileContext, issues: Issue[]): ActionMount | undefined {
   if (declared.statements !== undefined) issues.push({ pointer: `${at}/statements`, message: `"${declared.source}" is an upstream's source: the upstream acts, and no statement runs` })
   if (declared.affords !== undefined) issues.push({ pointer: `${at}/affords`, message: 'an action sent to an upstream reads no record to check an affordance on: the upstream decides' })
-  const client = clientOf(source, pointerOf('sources', declared.source), known, file, issues)
-  if (client === undefined || declared.statements !== undefined || declared.affords !== undefined) return undefined
+  const sourceAt = pointerOf('sources', declared.source)
+  // As a record's read: its path filled by the action's path parameters, one record, not pages of them.
+  const unknown = [...source.path.matchAll(/\{([^}]*)\}/g)].map((match) => match[1]).filter((name) => !Object.hasOwn(declared.params, name))
+  if (unknown.length > 0) issues.push({ pointer: `${sourceAt}/path`, message: `names ${unknown.map((name) => `{${name}}`).join(', ')}, which are not path parameters of the action at ${at}` })
+  if (source.paging !== undefined) issues.push({ pointer: `${at}/source`, message: `"${declared.source}" is a list's source (it says its "paging"): an action is sent to one path` })
+  const client = clientOf(source, sourceAt, known, file, issues)
+  if (client === undefined || declared.statements !== undefined || declared.affords !== undefined || unknown.length > 0 || source.paging !== undefined) return undefined
   const path = upstreamPath(source.path)
   return {
     ...common,

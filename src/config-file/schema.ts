@@ -355,10 +355,10 @@ const Mount = Type.Unsafe({
       ...route,
       method: Type.Optional(oneOf(['POST', 'PUT', 'PATCH', 'DELETE'], 'The method it is called with (default POST).')),
       permissions,
-      params: params('The path parameters naming the row it acts on; on its table, each is the field of its name (or as the source maps it).'),
-      body: Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }), ref('Field'), { description: 'The body\'s fields, with their types and bounds: JSON, closed (any other field is refused by name). Each is a statement\'s `:name`.' }),
+      params: params('The path parameters: on a table, naming the row it acts on, each the field of its name (or as the source maps it); on an upstream, filling its source\'s path.'),
+      body: Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }), ref('Field'), { description: 'The body\'s fields, with their types and bounds: JSON, closed (any other field is refused by name). On a table, each is a statement\'s `:name`; to an upstream, the body is sent as it came.' }),
       maxBodyBytes: Type.Optional(whole('The largest body it takes, in bytes (default 16384).', 2)),
-      record: text('The record of the row it acts on, as declared in `records`: what it answers with.'),
+      record: text('What it answers with, as declared in `records`: the row it acts on, or the upstream\'s answer.'),
       source: text('A table source: the row is read from it before the statements (its affordance checked on it) and after (the answer). An upstream source: the call is sent to its path (each `{name}` a path parameter) with the action\'s method and body, and its answer read as the record.'),
       affords: Type.Optional(text('The record\'s affordance it acts on (on a table source), which must name this action: checked again on the row as the transaction reads it (409 when it no longer holds, nothing done).')),
       statements: Type.Optional(Type.Array(Type.String({ minLength: 1 }), {

@@ -43,7 +43,7 @@ export function draftFromOpenApi (document: unknown, options: OpenApiDraftOption
     const get = objectOf(pathItem?.get)
     if (pathItem !== undefined && get !== undefined) draftOperation(path, pathItem, get, drafting)
   }
-  if (writes.length > 0) notes.push({ pointer: '', note: `not drafted, since the gateway serves reads: ${writes.join(', ')}.` })
+  if (writes.length > 0) notes.push({ pointer: '', note: `not drafted, since a draft holds the reads (declare each as an action by hand): ${writes.join(', ')}.` })
   if (drafting.mounts.length === 0) notes.push({ pointer: '', note: 'no operation could be drafted (each is said above): the file serves nothing yet.' })
   const name = uniqueName(options.upstream ?? wordsOf(textOf(objectOf(root.info)?.title) ?? '').join('-'), new Set(), 'upstream')
   const upstreams = drafting.mounts.length === 0 ? undefined : upstreamOf(root, name, drafting.schemes, `/upstreams/${segment(name)}`, notes)

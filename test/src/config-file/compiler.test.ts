@@ -366,7 +366,13 @@ t.test('an action: its body closed at every depth, its statements run with their
 t.test('what an action of a file cannot say: a parameter it does not take, statements for an upstream or none for a table, an affordance an upstream decides, a field named like a parameter', async (t) => {
   t.strictSame(await refused({
     records: { Book: BOOK },
-    sources: { books: { table: 'books', orderBy: 'id' }, api: { upstream: 'catalogue', path: '/x/{id}' }, lost: { upstream: 'nowhere', path: '/y' } },
+    sources: {
+      books: { table: 'books', orderBy: 'id' },
+      api: { upstream: 'catalogue', path: '/x/{id}' },
+      lost: { upstream: 'nowhere', path: '/y' },
+      pages: { upstream: 'catalogue', path: '/p', paging: { style: 'single' } },
+      misnamed: { upstream: 'catalogue', path: '/m/{sku}' }
+    },
     upstreams: { catalogue: { origin: 'http://127.0.0.1:9' } },
     mounts: [
       action({ statements: ['update books set title = :titel where id = :id and status = \'a:b\' -- :comment', 'select 1::int'] }),
@@ -374,16 +380,20 @@ t.test('what an action of a file cannot say: a parameter it does not take, state
       action({ name: 'c', url: '/c/:id', body: { now: { type: 'string' }, id: { type: 'integer' } }, statements: ['select :now'] }),
       action({ name: 'd', url: '/d/:id', source: 'api', statements: undefined, affords: 'retitle' }),
       action({ name: 'e', url: '/e/:id', statements: undefined }),
-      action({ name: 'f', url: '/f/:id', source: 'lost', statements: undefined })
+      action({ name: 'f', url: '/f/:id', source: 'lost', statements: undefined }),
+      action({ name: 'g', url: '/g/:id', source: 'pages', statements: undefined }),
+      action({ name: 'h', url: '/h/:id', source: 'misnamed', statements: undefined })
     ]
   }), [
     '/sources/lost/upstream: names no declared upstream; declared: catalogue',
+    '/sources/misnamed/path: names {sku}, which are not path parameters of the action at /mounts/7',
     '/mounts/0/statements/0: names :titel, which is no path parameter, body field or :now; it takes :id, :title, :note, :now',
     '/mounts/1/statements: "api" is an upstream\'s source: the upstream acts, and no statement runs',
     '/mounts/2/body/now: is the statements\' own parameter :now; name the field otherwise',
     '/mounts/2/body/id: is a path parameter too; name the field otherwise',
     '/mounts/3/affords: an action sent to an upstream reads no record to check an affordance on: the upstream decides',
-    '/mounts/4: an action on a table source runs statements; give it "statements"'
+    '/mounts/4: an action on a table source runs statements; give it "statements"',
+    '/mounts/6/source: "pages" is a list\'s source (it says its "paging"): an action is sent to one path'
   ])
 })
 
@@ -392,12 +402,13 @@ t.test('an action sent to an upstream: its source\'s path filled with the path p
     records: { Book: BOOK },
     sources: { api: { upstream: 'catalogue', path: '/books/{id}/title', item: 'book', fields: { title: 'name' } } },
     upstreams: { catalogue: { origin: 'http://127.0.0.1:9' } },
-    mounts: [action({ source: 'api', method: 'PUT', statements: undefined })]
+    mounts: [action({ source: 'api', method: 'PUT', statements: undefined, body: { now: { type: 'string' } } })]
   }), { store, env: {}, log })
   t.teardown(compiled.close)
   const mount = compiled.mounts[0].mount as any
   t.match(mount, { kind: 'action', method: 'PUT', target: { readsSubject: false, transactional: false } })
   t.ok(mount.target.problems.includes('AG_UPSTREAM_UNREACHABLE'))
+  t.ok(Object.hasOwn(mount.body.properties, 'now'), 'a field named now: no statement takes it')
 })
 
 t.test('an action\'s options, as the file gives them; one whose statements delete its row answers the row as it was', async (t) => {

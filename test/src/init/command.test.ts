@@ -157,7 +157,7 @@ t.test('init drafts the file, check accepts it, and serving it unchanged serves 
   t.notMatch(text, TOKEN, 'no secret is written')
   t.match(text, /# paging guessed: numbered pages \("page"\)[^\n]*\n\s+paging: \{ style: page-link, page: page, perPage: per_page, pageSize: 3 \}/)
   t.match(text, /# hidden guessed: "email"[^\n]*\n\s+email: \{ type: string, hidden: true \}/)
-  t.match(text, /not drafted, since the gateway serves reads: POST \/pets\./)
+  t.match(text, /not drafted, since a draft holds the reads \(declare each as an action by hand\): POST \/pets\./)
 
   const checked = await command(['check', out], ENV)
   t.equal(checked.code, EXIT.ok, checked.stderr)

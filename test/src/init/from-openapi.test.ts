@@ -225,7 +225,7 @@ t.test('what cannot be drafted is said, operation by operation, and the rest sti
     'path /by-ref refers to #/nowhere, which the document does not hold',
     'paging guessed: offset ("offset") and limit (the document names no page size parameter: the style\'s own is sent), the total read from the Total-Items header.',
     'paging guessed: numbered pages ("page") (the document names no page size parameter',
-    'not drafted, since the gateway serves reads: DELETE /shared.',
+    'not drafted, since a draft holds the reads (declare each as an action by hand): DELETE /shared.',
     'the operation pages by number ("page"), but the rows are in a field of the body',
     'the operation pages by offset ("offset"), but documents no total',
     'the operation takes a cursor ("cursor"), but its response documents no field holding the next one',
