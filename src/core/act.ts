@@ -9,6 +9,7 @@ import type { ActionContext, ActionPlan } from './action.js'
 import { actionUnavailable, problem } from './errors.js'
 import { answerOf, checkedKey, fingerprintOf, scopeOf, type IdempotencyStore } from './idempotency.js'
 import { problemOf } from './problem.js'
+import { describe } from './serve.js'
 import { inSpan, inSpanSync } from './spans.js'
 
 /** One call, as a transport received it: who calls and reads the result, the path parameters and the body, unchecked. */
@@ -126,7 +127,7 @@ function keyOf (sent: unknown, name: string | undefined, problems: Map<string, s
 
 /** The record the target read, checked: none is a 404, an affordance that no longer holds a 409 with its code and reason. */
 function checkRow (plan: ActionPlan, params: Readonly<Record<string, unknown>>, row: unknown): void {
-  if (row === undefined) throw problem('AG_NOT_FOUND', `No record matches ${describe(params)}.`)
+  if (row === undefined) throw problem('AG_NOT_FOUND', `No record matches ${Object.keys(params).length === 0 ? 'this call' : describe(params)}.`)
   if (plan.affordance === undefined) return
   const verdict = plan.affordance.when(row)
   if (verdict !== true) throw actionUnavailable(plan.name, verdict)
@@ -162,9 +163,4 @@ function outcomeOf (error: unknown): ActionOutcome {
   const { status, body } = problemOf(error)
   if (body.type.endsWith(':action-unavailable')) return 'unavailable'
   return status < 500 ? 'refused' : 'failed'
-}
-
-function describe (params: Readonly<Record<string, unknown>>): string {
-  const named = Object.entries(params)
-  return named.length === 0 ? 'this call' : named.map(([name, value]) => `${name} ${String(value)}`).join(', ')
 }

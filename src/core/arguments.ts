@@ -64,10 +64,13 @@ export function argumentChecker (schemas: ArgumentSchemas, compile: CompileArgum
   }
 }
 
-/** An Ajv that checks arguments: digits coerced to numbers, every error reported, nothing added. */
-export function argumentsAjv (): Ajv {
+/**
+ * An Ajv that checks arguments: digits coerced to numbers (a query's arguments are text), every
+ * error reported, nothing added; `coerce` false checks JSON as it is sent (an action's body).
+ */
+export function argumentsAjv (coerce = true): Ajv {
   const ajv = new Ajv({
-    coerceTypes: true,
+    coerceTypes: coerce,
     removeAdditional: false,
     useDefaults: false, // an absent paging parameter must stay absent
     allErrors: true,

@@ -19,6 +19,11 @@ export const LEASE_SECONDS = 60
 /** A key: 1 to 255 visible ASCII characters (a UUID, say). */
 const KEY = /^[\x21-\x7e]{1,255}$/
 
+/** A key as each transport publishes it (the header, the tool's argument), with what it says of it. */
+export function keySchema (description: string): { type: 'string', minLength: 1, maxLength: 255, pattern: string, description: string } {
+  return { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$', description }
+}
+
 /** The header (and MCP argument) names: what a refusal names. */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key'
 

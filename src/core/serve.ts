@@ -228,6 +228,7 @@ function wholeText (lines: readonly string[]): string {
   return lines.map((line) => `${line}\n`).join('')
 }
 
-function describe (params: Readonly<Record<string, unknown>>): string {
+/** A record named by its path parameters, as a 404 says it: `id 9`. */
+export function describe (params: Readonly<Record<string, unknown>>): string {
   return Object.entries(params).map(([name, value]) => `${name} ${String(value)}`).join(', ')
 }

@@ -5,7 +5,6 @@
 import type { Ajv } from 'ajv'
 import { rowsAjv, type CompileRows } from '../sources/upstream/rows.js'
 import { argumentsAjv, type CompileArguments } from './arguments.js'
-import { bodiesAjv } from './body.js'
 
 export interface Validators {
   /** Compiles the check of one part of a call's arguments (its query, its path parameters). */
@@ -24,6 +23,6 @@ export function validators (): Validators {
   return {
     arguments: (schema) => (args ??= argumentsAjv()).compile(schema),
     rows: (schema) => (rows ??= rowsAjv()).compile(schema),
-    bodies: (schema) => (bodies ??= bodiesAjv()).compile(schema)
+    bodies: (schema) => (bodies ??= argumentsAjv(false)).compile(schema)
   }
 }

@@ -8,7 +8,7 @@ import { AUDIENCE_HEADER, JSON_VARIANTS } from '../audience.js'
 import type { ActionResource } from '../core/action.js'
 import { NOT_AN_OBJECT } from '../core/body.js'
 import { invalidArguments, NO_ROUTE, problem } from '../core/errors.js'
-import { IDEMPOTENCY_HEADER, KEPT_SECONDS } from '../core/idempotency.js'
+import { IDEMPOTENCY_HEADER, KEPT_SECONDS, keySchema } from '../core/idempotency.js'
 import { compileResponseSerializer } from '../core/serializer.js'
 import { callerOf } from './caller.js'
 import { problemResponses, resultResponse } from './responses.js'
@@ -19,12 +19,9 @@ function acceptAsSent (): boolean {
 
 /** The request headers an action reads, as the document shows them; validation takes every request as sent. */
 const ACTION_HEADERS = Type.Object({
-  [IDEMPOTENCY_HEADER]: Type.Optional(Type.String({
-    minLength: 1,
-    maxLength: 255,
-    pattern: '^[\\x21-\\x7e]+$',
-    description: `Makes the call safe to retry: a call with the key of an earlier one (by the same caller, to the same action) within ${KEPT_SECONDS / 3600} hours is answered that call's result without acting again (\`Idempotent-Replayed: true\`); with other arguments, a 422; while the first is in progress, a 409. Without a key, a retry acts again.`
-  }))
+  [IDEMPOTENCY_HEADER]: Type.Optional(Type.Unsafe<string>(keySchema(
+    `Makes the call safe to retry: a call with the key of an earlier one (by the same caller, to the same action) within ${KEPT_SECONDS / 3600} hours is answered that call's result without acting again (\`Idempotent-Replayed: true\`); with other arguments, a 422; while the first is in progress, a 409. Without a key, a retry acts again.`
+  )))
 })
 
 /** A body's media type: JSON, with or without a charset. */

@@ -4,21 +4,14 @@
 // makes a retry safe as the Idempotency-Key header does over HTTP; its output is the projected
 // result. A refusal is a tool result with `isError`, in the problem's words, as for reads.
 import type { ActionResource } from '../core/action.js'
-import { KEPT_SECONDS } from '../core/idempotency.js'
+import { KEPT_SECONDS, keySchema } from '../core/idempotency.js'
 import { MountError } from '../core/mount.js'
-import { problemOf } from '../core/problem.js'
-import { answered, refusal, type Tool, type ToolDefinition } from './tools.js'
+import { answered, failed, splitArguments, type Tool, type ToolDefinition } from './tools.js'
 
 /** The argument that carries a call's Idempotency-Key. */
 export const IDEMPOTENCY_ARGUMENT = 'idempotency_key'
 
-const KEY_SCHEMA = {
-  type: 'string',
-  minLength: 1,
-  maxLength: 255,
-  pattern: '^[\\x21-\\x7e]+$',
-  description: `Makes the call safe to retry: send the same key again (a UUID made for this call) and, within ${KEPT_SECONDS / 3600} hours, the first call's result is answered without acting again. Without one, a retry acts again.`
-}
+const KEY_SCHEMA = keySchema(`Makes the call safe to retry: send the same key again (a UUID made for this call) and, within ${KEPT_SECONDS / 3600} hours, the first call's result is answered without acting again. Without one, a retry acts again.`)
 
 export function actionToolOf (action: ActionResource): Tool {
   const pathNames = Object.keys(action.params?.properties ?? {})
@@ -44,23 +37,16 @@ export function actionToolOf (action: ActionResource): Tool {
     definition,
     permissions: action.permissions,
     call: async (args, onFailure, context = {}) => {
-      // Without a prototype: a field named `__proto__` is kept, and refused by its name.
-      const params: Record<string, unknown> = Object.create(null)
-      const body: Record<string, unknown> = Object.create(null)
-      let key: unknown
-      for (const [name, value] of Object.entries(args)) {
-        if (name === IDEMPOTENCY_ARGUMENT) key = value
-        else (isPath.has(name) ? params : body)[name] = value
-      }
+      const { params, rest: body } = splitArguments(args, isPath)
+      const key = body[IDEMPOTENCY_ARGUMENT]
+      delete body[IDEMPOTENCY_ARGUMENT]
       try {
         const { log } = context
         const audit = log?.info === undefined ? undefined : { info: log.info.bind(log) }
         const acted = await action.act({ audience: 'agent', params, body, idempotencyKey: key, keyName: IDEMPOTENCY_ARGUMENT, ...context, audit })
         return answered(acted.body)
       } catch (error) {
-        const { status, body: problem } = problemOf(error)
-        if (status === 500) onFailure(error)
-        return refusal(problem, context.requestId)
+        return failed(error, onFailure, context.requestId)
       }
     }
   }

@@ -69,21 +69,34 @@ export function toolOf (resource: Resource): Tool {
     definition,
     permissions: resource.permissions,
     call: async (args, onFailure, context = {}) => {
-      // Without a prototype: an argument named `__proto__` is kept, and refused by its name.
-      const query: Record<string, unknown> = Object.create(null)
-      const params: Record<string, unknown> = Object.create(null)
-      for (const [name, value] of Object.entries(args)) (isPath.has(name) ? params : query)[name] = value
+      const { params, rest: query } = splitArguments(args, isPath)
       try {
         const served = await resource.serve({ audience: 'agent', query, params, ...context })
         // An agent is always served JSON (an envelope, a record, a line window), never a stream.
         return answered((served as Served & { kind: 'json' }).body as Record<string, unknown>)
       } catch (error) {
-        const { status, body } = problemOf(error)
-        if (status === 500) onFailure(error)
-        return refusal(body, context.requestId)
+        return failed(error, onFailure, context.requestId)
       }
     }
   }
+}
+
+/**
+ * A call's arguments: the path parameters (by name) apart from the rest. Without a prototype, so
+ * an argument named `__proto__` is kept, and refused by its name.
+ */
+export function splitArguments (args: Readonly<Record<string, unknown>>, isPath: ReadonlySet<string>): { params: Record<string, unknown>, rest: Record<string, unknown> } {
+  const params: Record<string, unknown> = Object.create(null)
+  const rest: Record<string, unknown> = Object.create(null)
+  for (const [name, value] of Object.entries(args)) (isPath.has(name) ? params : rest)[name] = value
+  return { params, rest }
+}
+
+/** A call's failure as a tool result; a 500 (a defect, not a refusal) is told to `onFailure` first. */
+export function failed (error: unknown, onFailure: (error: unknown) => void, requestId?: string): ToolResult {
+  const { status, body } = problemOf(error)
+  if (status === 500) onFailure(error)
+  return refusal(body, requestId)
 }
 
 /** The query's properties and the path's, in one closed object; what the path needs is required. */
