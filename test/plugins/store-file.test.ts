@@ -53,6 +53,14 @@ async function agentTotal (): Promise<number> {
 
 const FILES = ['', '-wal', '-shm']
 
+/**
+ * The store looks at its path once per turn of the event loop (src/store/sqlite-file.ts): after each
+ * change the test lets the loop turn, as a request from another process always arrives in a later turn.
+ */
+async function nextTurn (): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve))
+}
+
 function moveAway (to: string): void {
   for (const suffix of FILES) if (existsSync(file + suffix)) renameSync(file + suffix, to + suffix)
 }
@@ -71,10 +79,12 @@ t.test('served from the file at first, and the data routes are the expected ones
 t.test('moved away with its -wal and -shm: every data route and readiness answer 503; moved back: 200', async (t) => {
   const away = join(dir, 'moved.sqlite')
   moveAway(away)
+  await nextTurn()
   await assertUnavailable(t)
   t.equal((await app.inject({ url: '/healthz' })).statusCode, 200, 'alive all along')
   t.match(notices, [/catalogue\.sqlite is gone: data routes and readiness answer 503 until it is back/], 'told once, not once per request')
   moveBack(away)
+  await nextTurn()
   await assertServed(t)
   t.match(notices.at(-1), /is back: serving it again/)
   t.equal(notices.length, 2)
@@ -90,12 +100,14 @@ t.test('a path that names a directory, or a file that is no database, is unavail
     () => { writeFileSync(file, Buffer.alloc(0)) }
   ]) {
     stand()
+    await nextTurn()
     await assertUnavailable(t)
     if (statSync(file).isFile()) t.equal(readFileSync(file, 'utf8').length <= 30, true, 'a file refused is not written to')
     rmSync(file, { force: true, recursive: true })
     for (const suffix of ['-wal', '-shm']) rmSync(file + suffix, { force: true })
   }
   moveBack(away)
+  await nextTurn()
   await assertServed(t)
 })
 
@@ -110,6 +122,7 @@ t.test('a restored copy with the same tables put in its place is served from the
   t.equal(await agentTotal(), 3, 'the total is counted (and remembered) before')
   moveAway(join(dir, 'old.sqlite'))
   renameSync(copy, file)
+  await nextTurn()
   t.equal(await agentTotal(), 4, 'the restored file\'s rows, not a total remembered from the old one')
   t.match(notices.at(-1), /another file than the one opened, with the same tables: serving it from now on/)
   const plain = await app.inject({ url: '/books', headers: AUTH })
@@ -122,9 +135,11 @@ t.test('a file with other tables put in its place is unavailable, and is not ser
   const other = new SQLite(file)
   other.exec('create table notes (id integer primary key, body text)')
   other.close()
+  await nextTurn()
   await assertUnavailable(t)
   t.match(notices.at(-1), /is another file, not a database with the tables of the one opened/)
   for (const suffix of FILES) rmSync(file + suffix, { force: true })
   moveBack(join(dir, 'kept.sqlite'))
+  await nextTurn()
   await assertServed(t)
 })

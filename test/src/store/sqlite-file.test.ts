@@ -31,6 +31,11 @@ t.test('inspectFile names a file by device and inode, and says why a path cannot
   else t.strictSame(inspectFile(locked), { refused: 'is not readable and writable by this process' })
 })
 
+/** Resolves once the event loop has turned: a new turn's first statement looks at the path again. */
+async function nextTurn (): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve))
+}
+
 /** A path whose state the test sets, for what root cannot meet (a file it may not read). */
 function scripted (first: FileState): { inspect: () => FileState, set: (state: FileState) => void } {
   let state = first
@@ -45,6 +50,7 @@ t.test('a refusal is a StoreUnavailableError, told once per change of state; the
   t.teardown(() => { held.close() })
   t.strictSame(held.prepare('select count(*) as n from notes').all([]), [{ n: 0 }])
   fake.set({ refused: 'is not readable and writable by this process' })
+  await nextTurn()
   for (let i = 0; i < 3; i++) {
     t.throws(() => held.prepare('select 1'), { name: 'StoreUnavailableError', message: `The SQLite file ${path} is not readable and writable by this process.` })
   }
@@ -73,6 +79,27 @@ t.test('another file that cannot be opened is unavailable, and the connection is
   t.throws(() => { held.check() }, { message: `The SQLite file ${path} is another file, which cannot be opened.` })
   fake.set({ identity: '1:1' })
   t.strictSame(held.prepare('select count(*) as n from notes').all([]), [{ n: 0 }], 'the file it held is served again')
+})
+
+t.test('statements look at the path once per turn of the event loop; check looks every time', async (t) => {
+  const path = database('turns.sqlite')
+  let looks = 0
+  const fake = scripted({ identity: '1:1' })
+  const held = holdFile(path, () => new SQLite(path), { inspect: () => { looks++; return fake.inspect() } })
+  t.teardown(() => { held.close() })
+  looks = 0
+  for (let i = 0; i < 3; i++) held.prepare('select 1')
+  t.equal(looks, 1, 'three statements in one turn: one look')
+  fake.set({ refused: 'is gone' })
+  t.doesNotThrow(() => held.prepare('select 1'), 'a change within the turn is seen from the next')
+  t.throws(() => { held.check() }, { name: 'StoreUnavailableError' }, 'check looks now')
+  await nextTurn()
+  for (let i = 0; i < 2; i++) t.throws(() => held.prepare('select 1'), { name: 'StoreUnavailableError' }, 'a refusal is met by every statement, not remembered')
+  fake.set({ identity: '1:1' })
+  looks = 0
+  held.prepare('select 1')
+  held.prepare('select 1')
+  t.equal(looks, 1, 'the file back: one look again')
 })
 
 t.test('a path that names no usable file when the store opens is a failed start', async (t) => {
