@@ -53,17 +53,11 @@ const SERVER_IDENTITY = sql<{ identity: string }>`select concat_ws('/', concat('
  * SQLite's version of the data, one O(1) statement: `data_version` moves when another connection
  * (another process, a replica's writer) commits, but never for this connection's own writes; so
  * `total_changes()` (rows this connection changed) and `schema_version` (tables created, dropped,
- * altered) are part of it too. Read on the store's connection as `prepare` gives it, not through
- * kysely: it runs before every count, and the query builder's steps cost a third of it.
+ * altered) are part of it too.
  */
-export function sqliteDataVersion (prepare: (sql: string) => { get: () => unknown }, { onQuery }: Pick<StoreOptions, 'onQuery'> = {}): () => Promise<string> {
-  return async () => {
-    onQuery?.(SQLITE_DATA_VERSION)
-    return (prepare(SQLITE_DATA_VERSION).get() as { version: string }).version
-  }
+export function sqliteDataVersion (db: Kysely<any>): () => Promise<string> {
+  return versionStatement(db, sql<{ version: string }>`select (select data_version from pragma_data_version) || ':' || (select schema_version from pragma_schema_version) || ':' || total_changes() as version`)
 }
-
-const SQLITE_DATA_VERSION = "select (select data_version from pragma_data_version) || ':' || (select schema_version from pragma_schema_version) || ':' || total_changes() as version"
 
 /** A store's data version, read by one statement selecting `version`. */
 export function versionStatement (db: Kysely<any>, statement: RawBuilder<{ version: string }>): () => Promise<string> {

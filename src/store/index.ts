@@ -40,7 +40,7 @@ export async function openStore<DB = GatewayDatabase> (databaseUrl: string, opti
   const shared = (stream: Store<DB>['stream']): Store<DB>['stream'] => perClient(stream, options.streamsPerClient ?? DEFAULT_STREAMS_PER_CLIENT, options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS)
   if (!isPostgresUrl(databaseUrl)) {
     const sqlite = openSqlite<DB>(databaseUrl, options)
-    const version = sqliteDataVersion(sqlite.prepare, options)
+    const version = sqliteDataVersion(sqlite.db)
     // A reopened file's connection counts its changes from scratch: the generation tells them apart.
     const dataVersion = async (): Promise<string> => `${sqlite.generation()}/${await version()}`
     // Another process's connection counts its own versions: this opening's name keeps them apart.

@@ -13,7 +13,7 @@
 import { accessSync, constants, statSync } from 'node:fs'
 import type SQLite from 'better-sqlite3'
 import { statementCache } from './statements.js'
-import type { SqliteDatabase } from 'kysely'
+import type { SqliteDatabase, SqliteStatement } from 'kysely'
 import { StoreUnavailableError } from './errors.js'
 import type { StoreOptions } from './options.js'
 
@@ -39,8 +39,6 @@ export interface HeldFile extends SqliteDatabase {
   check: () => void
   /** Counts the reopenings: the data version includes it, as a new connection's counters start again. */
   readonly generation: () => number
-  /** The connection's statement for `sql`, the path looked at first (once per turn). */
-  prepare: (sql: string) => SQLite.Statement
 }
 
 export interface HeldFileOptions extends Pick<StoreOptions, 'onNotice'> {
@@ -129,7 +127,7 @@ export function holdFile (path: string, open: () => SQLite.Database, options: He
   return {
     check,
     generation: () => generation,
-    prepare: (sql: string): SQLite.Statement => {
+    prepare: (sql: string): SqliteStatement => {
       checkThisTurn()
       return statements.prepare(connection, sql)
     },

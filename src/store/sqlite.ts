@@ -16,8 +16,6 @@ import type { Store } from './store.js'
 export interface SqliteStore<DB> extends Pick<Store<DB>, 'db' | 'stream' | 'readers'> {
   /** Counts the times the file was reopened (see sqlite-file.ts); 0 for `:memory:`. */
   generation: () => number
-  /** The connection's prepared statement for `sql`, as kysely is given it (the file looked at first). */
-  prepare: (sql: string) => SQLite.Statement
 }
 
 export interface SqliteOptions extends StoreOptions, Pick<HeldFileOptions, 'inspect'> {
@@ -41,7 +39,7 @@ export function openSqlite<DB> (path: string, options: SqliteOptions = {}): Sqli
     const statements = statementCache()
     const database = { prepare: (sql: string) => statements.prepare(connection, sql), close: () => { connection.close() } }
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }), log })
-    return { db, stream: (query, chunkSize) => batchesOf(db, query, chunkSize), generation: () => 0, readers: () => NO_READERS, prepare: database.prepare }
+    return { db, stream: (query, chunkSize) => batchesOf(db, query, chunkSize), generation: () => 0, readers: () => NO_READERS }
   }
   if (options.create === false && !existsSync(path)) throw new MissingDatabaseError(path)
   mkdirSync(dirname(path), { recursive: true })
@@ -70,8 +68,7 @@ export function openSqlite<DB> (path: string, options: SqliteOptions = {}): Sqli
       yield * readers.stream(compiledOnce(query), chunkSize)
     },
     generation: file.generation,
-    readers: readers.use,
-    prepare: database.prepare
+    readers: readers.use
   }
 }
 

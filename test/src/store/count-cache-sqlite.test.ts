@@ -5,6 +5,7 @@ import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryComp
 import t from 'tap'
 import { kyselySource } from '../../../src/sources/index.js'
 import { openStore, uncachedCounts, versionedCountCache } from '../../../src/store/index.js'
+import { inWriteTransaction } from '../../../src/store/write.js'
 
 /** The tables of this test, not the catalogue's. */
 interface Tables {
@@ -72,6 +73,34 @@ t.test('this connection\'s own writes make the next count exact too', async (t) 
   t.strictSame(await counted(source, {}), { totals: [26], counts: 1 })
   await db.deleteFrom('ledger').where('id', '=', 26).execute()
   t.strictSame(await counted(source, {}), { totals: [25], counts: 1 })
+})
+
+t.test('the data version is read after a write in progress on this connection ends, never inside it', async (t) => {
+  // Read inside the transaction, total_changes() would count rows not yet committed: a reader
+  // (another connection, seeing committed rows only) could then be tagged with a version its rows do not have.
+  const before = await store.dataVersion()
+  let release!: () => void
+  const held = new Promise<void>((resolve) => { release = resolve })
+  let inserted!: () => void
+  const begun = new Promise<void>((resolve) => { inserted = resolve })
+  const writing = inWriteTransaction(store, async (tx) => {
+    await tx.insertInto('ledger').values({ id: 26, memo: 'Entry 26', account_id: 1 }).execute()
+    inserted()
+    await held
+  })
+  await begun
+  const order: string[] = []
+  const read = store.dataVersion().then((version) => { order.push('version read'); return version })
+  // Let every ready continuation run: a read that did not wait would have settled by now.
+  await new Promise((resolve) => setImmediate(resolve))
+  order.push('write released')
+  release()
+  await writing
+  const during = await read
+  t.strictSame(order, ['write released', 'version read'])
+  t.not(during, before, 'the committed row is in the version read')
+  t.equal(during, await store.dataVersion(), 'and it is the version of the data as committed')
+  await db.deleteFrom('ledger').where('id', '=', 26).execute()
 })
 
 t.test('a table dropped and created again, emptier, is counted again', async (t) => {
