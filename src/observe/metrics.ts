@@ -96,11 +96,10 @@ interface TalliedCounter {
  * Each label set is handed over at every scrape, an increment of 0 included, so a series appears
  * from its first increment as prom-client's own would.
  */
-function talliedCounter ({ registers, ...configuration }: { name: string, help: string, labelNames: readonly string[], registers: Registry[] }): TalliedCounter {
+function talliedCounter ({ registers, ...configuration }: { name: string, help: string, labelNames: string[], registers: Registry[] }): TalliedCounter {
   const tallies = new Map<string, { readonly labels: Record<string, string>, added: number }>()
   const counter = new Counter({
     ...configuration,
-    labelNames: [...configuration.labelNames],
     registers: [],
     collect () {
       for (const tally of tallies.values()) {

@@ -4,6 +4,7 @@
 // restart, once the file is back, or a restored copy with the same tables is put in its place.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { setImmediate as turn } from 'node:timers/promises'
 import SQLite from 'better-sqlite3'
 import t, { type Test } from 'tap'
 import { STORE_UNAVAILABLE_DETAIL } from '../../src/core/problem.js'
@@ -27,7 +28,12 @@ const requests = [
   { url: '/readyz', headers: {} }
 ]
 
+/**
+ * The store looks at its path once per turn of the event loop (src/store/sqlite-file.ts): each
+ * round of requests starts in a later turn than the change before it, as a request from outside does.
+ */
 async function statuses (): Promise<Array<{ what: string, status: number, retryAfter: unknown, body: string }>> {
+  await turn()
   return await Promise.all(requests.map(async ({ url, headers }) => {
     const res = await app.inject({ url, headers })
     return { what: `${url} ${headers === AGENT ? 'agent' : 'plain'}`, status: res.statusCode, retryAfter: res.headers['retry-after'], body: res.body }
@@ -48,18 +54,11 @@ async function assertServed (t: Test): Promise<void> {
 }
 
 async function agentTotal (): Promise<number> {
+  await turn()
   return (await app.inject({ url: '/books?limit=1', headers: AGENT })).json().totalPages as number
 }
 
 const FILES = ['', '-wal', '-shm']
-
-/**
- * The store looks at its path once per turn of the event loop (src/store/sqlite-file.ts): after each
- * change the test lets the loop turn, as a request from another process always arrives in a later turn.
- */
-async function nextTurn (): Promise<void> {
-  await new Promise((resolve) => setImmediate(resolve))
-}
 
 function moveAway (to: string): void {
   for (const suffix of FILES) if (existsSync(file + suffix)) renameSync(file + suffix, to + suffix)
@@ -79,12 +78,10 @@ t.test('served from the file at first, and the data routes are the expected ones
 t.test('moved away with its -wal and -shm: every data route and readiness answer 503; moved back: 200', async (t) => {
   const away = join(dir, 'moved.sqlite')
   moveAway(away)
-  await nextTurn()
   await assertUnavailable(t)
   t.equal((await app.inject({ url: '/healthz' })).statusCode, 200, 'alive all along')
   t.match(notices, [/catalogue\.sqlite is gone: data routes and readiness answer 503 until it is back/], 'told once, not once per request')
   moveBack(away)
-  await nextTurn()
   await assertServed(t)
   t.match(notices.at(-1), /is back: serving it again/)
   t.equal(notices.length, 2)
@@ -100,14 +97,12 @@ t.test('a path that names a directory, or a file that is no database, is unavail
     () => { writeFileSync(file, Buffer.alloc(0)) }
   ]) {
     stand()
-    await nextTurn()
     await assertUnavailable(t)
     if (statSync(file).isFile()) t.equal(readFileSync(file, 'utf8').length <= 30, true, 'a file refused is not written to')
     rmSync(file, { force: true, recursive: true })
     for (const suffix of ['-wal', '-shm']) rmSync(file + suffix, { force: true })
   }
   moveBack(away)
-  await nextTurn()
   await assertServed(t)
 })
 
@@ -122,7 +117,6 @@ t.test('a restored copy with the same tables put in its place is served from the
   t.equal(await agentTotal(), 3, 'the total is counted (and remembered) before')
   moveAway(join(dir, 'old.sqlite'))
   renameSync(copy, file)
-  await nextTurn()
   t.equal(await agentTotal(), 4, 'the restored file\'s rows, not a total remembered from the old one')
   t.match(notices.at(-1), /another file than the one opened, with the same tables: serving it from now on/)
   const plain = await app.inject({ url: '/books', headers: AUTH })
@@ -135,11 +129,9 @@ t.test('a file with other tables put in its place is unavailable, and is not ser
   const other = new SQLite(file)
   other.exec('create table notes (id integer primary key, body text)')
   other.close()
-  await nextTurn()
   await assertUnavailable(t)
   t.match(notices.at(-1), /is another file, not a database with the tables of the one opened/)
   for (const suffix of FILES) rmSync(file + suffix, { force: true })
   moveBack(join(dir, 'kept.sqlite'))
-  await nextTurn()
   await assertServed(t)
 })

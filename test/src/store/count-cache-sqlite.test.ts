@@ -1,6 +1,7 @@
 // The count cache wired into the kysely source: on SQLite a total is counted once while the data is
 // unchanged, and exact again after any write, from this connection or another one.
 import { join } from 'node:path'
+import { setImmediate as turn } from 'node:timers/promises'
 import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type DatabaseConnection, type Driver } from 'kysely'
 import t from 'tap'
 import { kyselySource } from '../../../src/sources/index.js'
@@ -92,7 +93,7 @@ t.test('the data version is read after a write in progress on this connection en
   const order: string[] = []
   const read = store.dataVersion().then((version) => { order.push('version read'); return version })
   // Let every ready continuation run: a read that did not wait would have settled by now.
-  await new Promise((resolve) => setImmediate(resolve))
+  await turn()
   order.push('write released')
   release()
   await writing

@@ -2,6 +2,8 @@
 // told when it changes. The app-level story (routes and readiness) is test/plugins/store-file.test.ts.
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+// A new turn of the event loop: its first statement looks at the path again.
+import { setImmediate as turn } from 'node:timers/promises'
 import SQLite from 'better-sqlite3'
 import t from 'tap'
 import { isStoreUnavailable } from '../../../src/store/errors.js'
@@ -31,11 +33,6 @@ t.test('inspectFile names a file by device and inode, and says why a path cannot
   else t.strictSame(inspectFile(locked), { refused: 'is not readable and writable by this process' })
 })
 
-/** Resolves once the event loop has turned: a new turn's first statement looks at the path again. */
-async function nextTurn (): Promise<void> {
-  await new Promise((resolve) => setImmediate(resolve))
-}
-
 /** A path whose state the test sets, for what root cannot meet (a file it may not read). */
 function scripted (first: FileState): { inspect: () => FileState, set: (state: FileState) => void } {
   let state = first
@@ -50,7 +47,7 @@ t.test('a refusal is a StoreUnavailableError, told once per change of state; the
   t.teardown(() => { held.close() })
   t.strictSame(held.prepare('select count(*) as n from notes').all([]), [{ n: 0 }])
   fake.set({ refused: 'is not readable and writable by this process' })
-  await nextTurn()
+  await turn()
   for (let i = 0; i < 3; i++) {
     t.throws(() => held.prepare('select 1'), { name: 'StoreUnavailableError', message: `The SQLite file ${path} is not readable and writable by this process.` })
   }
@@ -93,7 +90,7 @@ t.test('statements look at the path once per turn of the event loop; check looks
   fake.set({ refused: 'is gone' })
   t.doesNotThrow(() => held.prepare('select 1'), 'a change within the turn is seen from the next')
   t.throws(() => { held.check() }, { name: 'StoreUnavailableError' }, 'check looks now')
-  await nextTurn()
+  await turn()
   for (let i = 0; i < 2; i++) t.throws(() => held.prepare('select 1'), { name: 'StoreUnavailableError' }, 'a refusal is met by every statement, not remembered')
   fake.set({ identity: '1:1' })
   looks = 0
