@@ -1,33 +1,47 @@
 // Prepared statements kept for the next query with the same SQL. kysely asks a SQLite connection to
 // prepare every statement it runs, and SQLite's prepare (parse, plan) costs about as much as running
 // a page's query; a gateway sends the same few statements over and over.
+//
+// A kept statement that reads rows names them itself (rows.ts): better-sqlite3 builds each row object
+// on Node 20 by setting its columns one by one, by name, which costs more than reading the row.
 import type SQLite from 'better-sqlite3'
+import type { SqliteStatement } from 'kysely'
+import { namedRows } from './rows.js'
 
 /** More distinct statements than this, and the kept ones are dropped to start again: a bound, not a policy. */
 export const KEPT_STATEMENTS = 256
 
+/** A kept statement: what kysely runs, and whether it is iterating (a stream on its connection). */
+export interface KeptStatement extends SqliteStatement {
+  readonly busy: boolean
+}
+
 export interface StatementCache {
   /** `connection`'s statement for `sql`: the one kept, unless it is busy iterating a stream. */
-  prepare: (connection: SQLite.Database, sql: string) => SQLite.Statement
+  prepare: (connection: SQLite.Database, sql: string) => KeptStatement
 }
 
 export function statementCache (kept: number = KEPT_STATEMENTS): StatementCache {
   // Per connection: a file held to its path is replaced by a new connection, whose statements are its own.
-  const byConnection = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>()
+  const byConnection = new WeakMap<SQLite.Database, { statements: Map<string, KeptStatement>, schema: () => number }>()
   return {
     prepare: (connection, sql) => {
-      let statements = byConnection.get(connection)
-      if (statements === undefined) {
-        statements = new Map()
-        byConnection.set(connection, statements)
+      let held = byConnection.get(connection)
+      if (held === undefined) {
+        // Prepared when first asked for (rows.ts asks it of statements run whole as arrays).
+        let version: SQLite.Statement | undefined
+        held = { statements: new Map(), schema: () => (version ??= connection.prepare('pragma schema_version').pluck()).get() as number }
+        byConnection.set(connection, held)
       }
+      const { statements } = held
       const statement = statements.get(sql)
       // A statement iterating (a stream on this connection) cannot run another query meanwhile.
       if (statement !== undefined && !statement.busy) return statement
       if (statements.size >= kept) statements.clear()
       const prepared = connection.prepare(sql)
-      statements.set(sql, prepared)
-      return prepared
+      const keeping = prepared.reader ? namedRows(prepared, held.schema) : prepared
+      statements.set(sql, keeping)
+      return keeping
     }
   }
 }

@@ -19,7 +19,7 @@ t.test('the same SQL on the same connection: the same statement, prepared once',
   t.equal(cache.prepare(connection, 'select n from numbers order by n'), first)
   t.not(cache.prepare(connection, 'select n from numbers where n = ?'), first, 'other SQL, another statement')
   t.not(cache.prepare(numbers(), 'select n from numbers order by n'), first, 'another connection, its own')
-  t.strictSame(first.all(), [{ n: 1 }, { n: 2 }])
+  t.strictSame(first.all([]), [{ n: 1 }, { n: 2 }])
 })
 
 t.test('a statement busy iterating is not handed out: a fresh one runs beside it', async (t) => {
@@ -27,11 +27,11 @@ t.test('a statement busy iterating is not handed out: a fresh one runs beside it
   const cache = statementCache()
   const sql = 'select n from numbers order by n'
   const streaming = cache.prepare(connection, sql)
-  const rows = streaming.iterate()
+  const rows = streaming.iterate([])
   t.strictSame(rows.next().value, { n: 1 })
   const beside = cache.prepare(connection, sql)
   t.not(beside, streaming)
-  t.strictSame(beside.all(), [{ n: 1 }, { n: 2 }], 'runs while the other iterates')
+  t.strictSame(beside.all([]), [{ n: 1 }, { n: 2 }], 'runs while the other iterates')
   t.strictSame([...rows], [{ n: 2 }], 'and the stream goes on')
   t.equal(cache.prepare(connection, sql), beside, 'the fresh one is kept from then on')
 })
