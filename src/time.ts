@@ -62,6 +62,8 @@ export function formatExample (format: string, zone: string): string {
   return DateTime.fromObject(EXAMPLE_MOMENT, { zone, locale: LOCALE }).toFormat(format)
 }
 
+const MINUTE = 60_000
+const HOUR = 3_600_000
 /** Milliseconds in a UTC day: the span RememberingZone learns an offset for. */
 const DAY = 86_400_000
 /** Instants closer than this to the ends of a JavaScript date are left to luxon: a day's ends must be real dates. */
@@ -153,17 +155,22 @@ function wallClock (value: string, zone: Zone): WallClock | undefined {
     // earlier or later of an hour that happens twice.
     [ts, o] = fixOffset(local, zone.offset(Settings.now()), zone)
   }
-  // As luxon's DateTime: the fields from the offset it settled on, the Z tokens from the zone.
-  const wall = new Date(ts + o * 60 * 1000)
+  // As luxon's DateTime: the fields from the offset it settled on, the Z tokens from the zone; the
+  // whole milliseconds, as a Date holding the wall time would read them, without making one.
+  const wall = Math.trunc(ts + o * 60 * 1000)
+  const days = Math.floor(wall / DAY)
+  const inDay = wall - days * DAY
+  const { year: y, month: m, day: d } = civilFromDays(days)
   return {
-    year: wall.getUTCFullYear(),
-    month: wall.getUTCMonth() + 1,
-    day: wall.getUTCDate(),
-    hour: wall.getUTCHours(),
-    minute: wall.getUTCMinutes(),
-    second: wall.getUTCSeconds(),
-    millisecond: wall.getUTCMilliseconds(),
-    weekday: wall.getUTCDay() || 7,
+    year: y,
+    month: m,
+    day: d,
+    hour: Math.floor(inDay / HOUR),
+    minute: Math.floor(inDay / MINUTE) % 60,
+    second: Math.floor(inDay / 1000) % 60,
+    millisecond: inDay % 1000,
+    // ISO's 1 (Monday) to 7: day 0, 1 January 1970, was a Thursday.
+    weekday: ((days % 7) + 10) % 7 + 1,
     offset: zone.offset(ts),
     zone: zone.name
   }
@@ -240,11 +247,37 @@ function daysInMonth (year: number, month: number): number {
 
 /** luxon's objToLocalTS: the fields as if in UTC, years 0 to 99 not taken for 1900 to 1999. */
 function localTimestamp (year: number, month: number, day: number, hour: number, minute: number, second: number, millisecond: number): number {
-  const ts = Date.UTC(year, month - 1, day, hour, minute, second, millisecond)
-  if (year >= 100) return ts
-  const date = new Date(ts)
-  date.setUTCFullYear(year, month - 1, day)
-  return date.getTime()
+  return daysFromCivil(year, month, day) * DAY + hour * HOUR + minute * MINUTE + second * 1000 + millisecond
+}
+
+// Howard Hinnant's algorithms (https://howardhinnant.github.io/date_algorithms.html): the days
+// from 1 January 1970 of a date of the proleptic Gregorian calendar, as a Date counts them, and
+// back, in whole numbers. A page renders a timestamp per row, and a Date made and read field by
+// field for each cost more than the rest of the rendering.
+
+/** The eras of 400 years the calendar repeats in, their days, and the days from 1 March of year 0 to 1 January 1970. */
+const ERA_DAYS = 146_097
+const EPOCH_SHIFT = 719_468
+
+function daysFromCivil (year: number, month: number, day: number): number {
+  // Years counted from 1 March, so that a leap day ends its year.
+  const y = month <= 2 ? year - 1 : year
+  const era = Math.floor(y / 400)
+  const yearOfEra = y - era * 400
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear
+  return era * ERA_DAYS + dayOfEra - EPOCH_SHIFT
+}
+
+function civilFromDays (days: number): { year: number, month: number, day: number } {
+  const shifted = days + EPOCH_SHIFT
+  const era = Math.floor(shifted / ERA_DAYS)
+  const dayOfEra = shifted - era * ERA_DAYS
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365)
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100))
+  const shiftedMonth = Math.floor((5 * dayOfYear + 2) / 153)
+  const month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+  return { year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day: dayOfYear - Math.floor((153 * shiftedMonth + 2) / 5) + 1 }
 }
 
 /**

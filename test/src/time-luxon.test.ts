@@ -149,6 +149,20 @@ t.test('any string of the ISO shape renders as luxon renders it, in any zone and
   })), { seed: SEED, numRuns: NUM_RUNS })
 })
 
+t.test('any year of four digits, leap days and the first centuries too, renders as luxon renders it', async (t) => {
+  // The calendar's arithmetic (days from 1970 and back) over its whole range, in zones whose offset
+  // is the same in every year: UTC, whole hours either way, and a value's own offset.
+  const zones = ['UTC', 'Etc/GMT+12', 'Etc/GMT-14'] as const
+  const anyYear = fc.tuple(
+    fc.oneof(fc.integer({ min: 0, max: 9999 }), fc.constantFrom(0, 1, 99, 100, 399, 400, 1600, 1700, 1970, 2000, 9999)),
+    fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 }), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.integer({ min: 0, max: 59 })
+  )
+  const format = 'yyyy-MM-dd HH:mm:ss.SSS c ZZ'
+  fc.assert(fc.property(fc.constantFrom(...zones), writtenFrom(anyYear), (zone, value) => {
+    t.strictSame(outcome(() => dateTimeRenderer(format, zone)(value)), outcome(() => reference(value, format, zone)), `${value} in ${zone}`)
+  }), { seed: SEED, numRuns: NUM_RUNS })
+})
+
 t.test('a renderer kept across many values, as a mount keeps it, still renders each as luxon does', async (t) => {
   const format = "cccc dd LLLL yyyy 'at' HH:mm:ss.SSS a ZZ Z ZZZ z"
   const renderers = new Map(ZONES.map((zone) => [zone, dateTimeRenderer(format, zone)]))
