@@ -148,8 +148,12 @@ function splitFormat (format: string): FormatPart[] {
   return splits
 }
 
+/** 0 to 99 in two digits: most of what a timestamp writes, written once rather than for every value. */
+const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0'))
+
 /** luxon's padStart: the sign goes before the zeros. */
 function num (n: number, width = 0): string {
+  if (width === 2 && n >= 0 && n < 100) return TWO_DIGITS[n]
   return n < 0 ? '-' + String(-n).padStart(width, '0') : String(n).padStart(width, '0')
 }
 
