@@ -160,11 +160,11 @@ function wallClock (value: string, zone: Zone): WallClock | undefined {
   const wall = Math.trunc(ts + o * 60 * 1000)
   const days = Math.floor(wall / DAY)
   const inDay = wall - days * DAY
-  const { year: y, month: m, day: d } = civilFromDays(days)
+  const date = civilFromDays(days)
   return {
-    year: y,
-    month: m,
-    day: d,
+    year: date.year,
+    month: date.month,
+    day: date.day,
     hour: Math.floor(inDay / HOUR),
     minute: Math.floor(inDay / MINUTE) % 60,
     second: Math.floor(inDay / 1000) % 60,
@@ -255,8 +255,9 @@ function localTimestamp (year: number, month: number, day: number, hour: number,
 // back, in whole numbers. A page renders a timestamp per row, and a Date made and read field by
 // field for each cost more than the rest of the rendering.
 
-/** The eras of 400 years the calendar repeats in, their days, and the days from 1 March of year 0 to 1 January 1970. */
+/** The days of an era: the 400 years after which the calendar repeats. */
 const ERA_DAYS = 146_097
+/** The days from 1 March of year 0 to 1 January 1970. */
 const EPOCH_SHIFT = 719_468
 
 function daysFromCivil (year: number, month: number, day: number): number {

@@ -16,7 +16,7 @@
 // data's version) stays as better-sqlite3 reads it. Names that cannot be set as they are read (a name
 // twice, `__proto__`) leave the statement to better-sqlite3 for good.
 import type SQLite from 'better-sqlite3'
-import type { SqliteStatement } from 'kysely'
+import type { KeptStatement } from './statements.js'
 
 /** A run of a whole statement returning at least this many rows switches it to arrays. */
 export const NAMES_FROM_ROWS = 16
@@ -25,7 +25,7 @@ type Values = readonly unknown[]
 type Row = Record<string, unknown>
 
 /** `statement` (one that reads rows) as kysely runs it, reading many rows as arrays; `schema` reads its connection's schema version. */
-export function namedRows (statement: SQLite.Statement, schema: () => number): SqliteStatement & { readonly busy: boolean } {
+export function namedRows (statement: SQLite.Statement, schema: () => number): KeptStatement {
   /** Whole runs read arrays (once one returned many rows), unless the names cannot be set as read. */
   let arrays = false
   let settable = true
