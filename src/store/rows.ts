@@ -1,7 +1,7 @@
 // A SQLite statement's rows, read as arrays and named here. better-sqlite3 builds a row object on
 // Node 20 by setting its columns one by one, each by a name it looks up again for every row; reading
 // the values as an array and setting the same names from JavaScript builds the same object, of one
-// shape for every row, in about two thirds of the time (a 50-entry ledger page: 51 to 36 µs).
+// shape for every row, in about two thirds of the time (a 50-entry ledger page: 51 to 37 µs).
 //
 // The names are the statement's as SQLite last compiled it, and SQLite compiles a statement again,
 // as it runs it, when the schema has changed since (a column added, renamed or moved): names read
@@ -55,18 +55,17 @@ export function namedRows (statement: SQLite.Statement, schema: () => number): K
     if (!settable) return statement.raw(false).iterate(parameters)
     let rows = statement.raw(true).iterate(parameters) as IterableIterator<unknown>
     let streamNames: readonly string[] | undefined
-    let asObjects = false
     const iterator: IterableIterator<unknown> = {
       next: () => {
         const next = rows.next()
-        if (next.done === true || asObjects) return next
+        // Not settable (found out below): the stream reads objects from then on.
+        if (next.done === true || !settable) return next
         if (streamNames === undefined) {
           streamNames = columnNames(statement)
           if (!canSet(streamNames)) {
             // Nothing was handed out yet: the stream starts again, read by better-sqlite3.
             rows.return!()
             settable = arrays = false
-            asObjects = true
             rows = statement.raw(false).iterate(parameters)
             return rows.next()
           }
@@ -89,7 +88,7 @@ export function namedRows (statement: SQLite.Statement, schema: () => number): K
 }
 
 /** The columns' names of `statement` as SQLite compiled it last. */
-export function columnNames (statement: SQLite.Statement): string[] {
+function columnNames (statement: SQLite.Statement): string[] {
   return statement.columns().map((column) => column.name)
 }
 

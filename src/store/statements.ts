@@ -2,8 +2,7 @@
 // prepare every statement it runs, and SQLite's prepare (parse, plan) costs about as much as running
 // a page's query; a gateway sends the same few statements over and over.
 //
-// A kept statement that reads rows names them itself (rows.ts): better-sqlite3 builds each row object
-// on Node 20 by setting its columns one by one, by name, which costs more than reading the row.
+// A kept statement that reads rows names them itself (rows.ts says why and how).
 import type SQLite from 'better-sqlite3'
 import type { SqliteStatement } from 'kysely'
 import { namedRows } from './rows.js'
