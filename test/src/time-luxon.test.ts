@@ -149,7 +149,7 @@ t.test('any string of the ISO shape renders as luxon renders it, in any zone and
   })), { seed: SEED, numRuns: NUM_RUNS })
 })
 
-t.test('any year of four digits, leap days and the first centuries too, renders as luxon renders it', async (t) => {
+t.test('any year of four digits, leap days and the first centuries too, renders as luxon renders it, on the day of the week it fell', async (t) => {
   // The calendar's arithmetic (days from 1970 and back) over its whole range, in zones whose offset
   // is the same in every year: UTC, whole hours either way, and a value's own offset.
   const zones = ['UTC', 'Etc/GMT+12', 'Etc/GMT-14'] as const
@@ -157,10 +157,27 @@ t.test('any year of four digits, leap days and the first centuries too, renders 
     fc.oneof(fc.integer({ min: 0, max: 9999 }), fc.constantFrom(0, 1, 99, 100, 399, 400, 1600, 1700, 1970, 2000, 9999)),
     fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 }), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.integer({ min: 0, max: 59 })
   )
-  const format = 'yyyy-MM-dd HH:mm:ss.SSS c ZZ'
+  const format = 'yyyy-MM-dd HH:mm:ss.SSS ZZ'
   fc.assert(fc.property(fc.constantFrom(...zones), writtenFrom(anyYear), (zone, value) => {
-    t.strictSame(outcome(() => dateTimeRenderer(format, zone)(value)), outcome(() => reference(value, format, zone)), `${value} in ${zone}`)
+    const rendered = outcome(() => dateTimeRenderer(format, zone)(value))
+    t.strictSame(rendered, outcome(() => reference(value, format, zone)), `${value} in ${zone}`)
+    // The day of the week is not luxon's: see the next test. The calendar repeats every 400 years,
+    // so the rendered date 2000 years on, as a Date reads it, fell on the same day.
+    const date = /^(-?\d+)-(\d\d)-(\d\d)/.exec((rendered as { value?: string }).value ?? '')
+    if (date === null) return
+    const weekday = new Date(Date.UTC(Number(date[1]) + 2000, Number(date[2]) - 1, Number(date[3]))).getUTCDay()
+    t.equal(dateTimeRenderer('c', zone)(value), String(weekday === 0 ? 7 : weekday), `${value} in ${zone}: the day of the week`)
   }), { seed: SEED, numRuns: NUM_RUNS })
+})
+
+t.test('29 February of year 0 was a Tuesday, where luxon names it a Wednesday', async (t) => {
+  // luxon 3.7 finds a day of the week through a Date of year 1900 for a year below 100, and 1900
+  // has no 29 February: the day after is named. Its own Intl formats (DDDD) name the day it was.
+  const value = '0000-02-29T12:00:00Z'
+  t.equal(dateTimeRenderer('cccc c', 'UTC')(value), 'Tuesday 2')
+  t.equal(reference(value, 'cccc c', 'UTC'), 'Wednesday 3', 'luxon still names the day after; when it no longer does, the test above can compare the day with luxon again')
+  t.match(reference(value, 'DDDD', 'UTC'), /^Tuesday, /)
+  t.equal(dateTimeRenderer('cccc', 'UTC')('0000-03-01'), 'Wednesday')
 })
 
 t.test('a renderer kept across many values, as a mount keeps it, still renders each as luxon does', async (t) => {
