@@ -54,7 +54,7 @@ export function holdFile (path: string, open: () => SQLite.Database, options: He
   const configure = options.configure ?? (() => {})
   let connection = open()
   configure(connection)
-  const statements = statementCache()
+  const statements = statementCache({ turnReads: true })
   /**
    * Connections to files the path no longer names, closed only with the store: SQLite, closing a
    * file's last connection, deletes its WAL by name, and the name is now the new file's WAL.

@@ -2,10 +2,12 @@
 // prepare every statement it runs, and SQLite's prepare (parse, plan) costs about as much as running
 // a page's query; a gateway sends the same few statements over and over.
 //
-// A kept statement that reads rows names them itself (rows.ts says why and how).
+// A kept statement that reads rows names them itself (rows.ts says why and how); on a file's
+// connection, the reads of a turn share one transaction (turn-reads.ts).
 import type SQLite from 'better-sqlite3'
 import type { SqliteStatement } from 'kysely'
 import { namedRows } from './rows.js'
+import { turnReads, type TurnReads } from './turn-reads.js'
 
 /** More distinct statements than this, and the kept ones are dropped to start again: a bound, not a policy. */
 export const KEPT_STATEMENTS = 256
@@ -20,16 +22,28 @@ export interface StatementCache {
   prepare: (connection: SQLite.Database, sql: string) => KeptStatement
 }
 
-export function statementCache (kept: number = KEPT_STATEMENTS): StatementCache {
+export interface StatementCacheOptions {
+  /** How many distinct statements are kept (KEPT_STATEMENTS). */
+  kept?: number
+  /** The reads of a turn share one transaction (turn-reads.ts): a file's connection, where that saves its locks. */
+  turnReads?: boolean
+}
+
+export function statementCache (options: StatementCacheOptions = {}): StatementCache {
+  const kept = options.kept ?? KEPT_STATEMENTS
   // Per connection: a file held to its path is replaced by a new connection, whose statements are its own.
-  const byConnection = new WeakMap<SQLite.Database, { statements: Map<string, KeptStatement>, schema: () => number }>()
+  const byConnection = new WeakMap<SQLite.Database, { statements: Map<string, KeptStatement>, schema: () => number, turn: TurnReads | undefined }>()
   return {
     prepare: (connection, sql) => {
       let held = byConnection.get(connection)
       if (held === undefined) {
         // Prepared when first asked for (rows.ts asks it of statements run whole as arrays).
         let version: SQLite.Statement | undefined
-        held = { statements: new Map(), schema: () => (version ??= connection.prepare('pragma schema_version').pluck()).get() as number }
+        held = {
+          statements: new Map(),
+          schema: () => (version ??= connection.prepare('pragma schema_version').pluck()).get() as number,
+          turn: options.turnReads === true ? turnReads(connection) : undefined
+        }
         byConnection.set(connection, held)
       }
       const { statements } = held
@@ -38,7 +52,8 @@ export function statementCache (kept: number = KEPT_STATEMENTS): StatementCache 
       if (statement !== undefined && !statement.busy) return statement
       if (statements.size >= kept) statements.clear()
       const prepared = connection.prepare(sql)
-      const keeping = prepared.reader ? namedRows(prepared, held.schema) : prepared
+      const named = prepared.reader ? namedRows(prepared, held.schema) : prepared
+      const keeping = held.turn === undefined ? named : held.turn.statement(named, prepared)
       statements.set(sql, keeping)
       return keeping
     }

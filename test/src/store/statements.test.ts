@@ -38,7 +38,7 @@ t.test('a statement busy iterating is not handed out: a fresh one runs beside it
 
 t.test('past the bound the kept statements are dropped and kept again from scratch', async (t) => {
   const connection = numbers()
-  const cache = statementCache(2)
+  const cache = statementCache({ kept: 2 })
   const one = cache.prepare(connection, 'select 1')
   cache.prepare(connection, 'select 2')
   t.equal(cache.prepare(connection, 'select 1'), one, 'within the bound')
