@@ -1,10 +1,11 @@
 // The reads of one turn of the event loop on a SQLite file's connection, in one read transaction.
 // A statement run outside a transaction runs in one of its own, and on a file in WAL mode that
 // costs three system calls to take the file's read lock and give it back again (about 7 µs on the
-// machine of docs/performance.md), more than a small statement's own work. A request from scratch reads the data's version,
-// its page and the page's names' schema check (rows.ts), and the count when it is not remembered:
-// three or four locks. In one transaction, opened by the turn's first read and committed when the
-// turn ends, they take one, and every request read in the same turn shares it.
+// machine of docs/performance.md), more than a small statement's own work. A request from scratch
+// reads the data's version, its page and the page's names' schema check (rows.ts), and the count
+// when it is not remembered: three or four locks. In one transaction, opened by the turn's first
+// read and committed when the turn ends, they take one, and every request read in the same turn
+// shares it.
 //
 // They also read one snapshot: a commit by another process between the version and the page can
 // no longer leave the page's rows named by a version they do not have.
