@@ -53,7 +53,7 @@ export function statementCache (options: StatementCacheOptions = {}): StatementC
       if (statements.size >= kept) statements.clear()
       const prepared = connection.prepare(sql)
       const named = prepared.reader ? namedRows(prepared, held.schema) : prepared
-      const keeping = held.turn === undefined ? named : held.turn.statement(named, prepared)
+      const keeping = held.turn === undefined ? named : held.turn(named, prepared)
       statements.set(sql, keeping)
       return keeping
     }

@@ -16,10 +16,8 @@
 import type SQLite from 'better-sqlite3'
 import type { KeptStatement } from './statements.js'
 
-export interface TurnReads {
-  /** `kept`, run as the turn's reads are: `prepared` is the statement it runs, asked what it is. */
-  statement: (kept: KeptStatement, prepared: SQLite.Statement) => KeptStatement
-}
+/** `kept`, run as the turn's reads are: `prepared` is the statement it runs, asked what it is. */
+export type TurnReads = (kept: KeptStatement, prepared: SQLite.Statement) => KeptStatement
 
 /** The turn's read transaction on `connection`. */
 export function turnReads (connection: SQLite.Database): TurnReads {
@@ -48,10 +46,9 @@ export function turnReads (connection: SQLite.Database): TurnReads {
 
   /** Reads from here on share the turn's transaction: opened now, unless one is (kysely's own, or this turn's). */
   function read (): void {
-    if (open) {
-      if (ended) end()
-      else return
-    }
+    if (open && !ended) return
+    // A transaction left open by a turn whose commit failed is ended first (its error is thrown).
+    end()
     if (connection.inTransaction) return
     (begin ??= connection.prepare('begin')).run()
     open = true
@@ -59,25 +56,23 @@ export function turnReads (connection: SQLite.Database): TurnReads {
     setImmediate(endOfTurn)
   }
 
-  return {
-    statement: (kept, prepared) => {
-      const reads = prepared.reader && prepared.readonly
-      return {
-        reader: kept.reader,
-        get busy () { return kept.busy },
-        all: (parameters) => {
-          if (reads) read()
-          else end()
-          return kept.all(parameters)
-        },
-        iterate: (parameters) => {
-          end()
-          return kept.iterate(parameters)
-        },
-        run: (parameters) => {
-          end()
-          return kept.run(parameters)
-        }
+  return (kept, prepared) => {
+    const reads = prepared.reader && prepared.readonly
+    return {
+      reader: kept.reader,
+      get busy () { return kept.busy },
+      all: (parameters) => {
+        if (reads) read()
+        else end()
+        return kept.all(parameters)
+      },
+      iterate: (parameters) => {
+        end()
+        return kept.iterate(parameters)
+      },
+      run: (parameters) => {
+        end()
+        return kept.run(parameters)
       }
     }
   }
