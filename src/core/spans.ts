@@ -1,12 +1,23 @@
-// The core's spans (count, slice, stream, projection), through OpenTelemetry's API only. With no
-// tracer provider registered (no OTEL_* configuration), the API's tracer is its no-op one: a span
-// is a shared non-recording object and nothing is exported, so the flow pays a few calls, no I/O.
-import { SpanStatusCode, trace, type Span } from '@opentelemetry/api'
+// The core's spans (count, slice, stream, projection, action), through OpenTelemetry's API only.
+// With no tracer provider registered (no OTEL_* configuration: src/observe/tracing.ts registers
+// none), a span would be the API's shared non-recording one, made and carried in a context for
+// nothing: the work is then called bare. A provider registered later is asked for from the next call.
+import { ProxyTracerProvider, SpanStatusCode, trace, type Span } from '@opentelemetry/api'
 
 const tracer = trace.getTracer('audience-gateway')
 
+/** What the API's provider delegates to while no provider is registered: its no-op one. */
+const UNREGISTERED = new ProxyTracerProvider().getDelegate()
+
+/** True when a tracer provider is registered, so that a span records something. */
+function tracing (): boolean {
+  const provider = trace.getTracerProvider()
+  return !(provider instanceof ProxyTracerProvider) || provider.getDelegate() !== UNREGISTERED
+}
+
 /** `work` inside a span named `name`, ended when it settles; a failure marks the span as one. */
 export async function inSpan<T> (name: string, work: () => Promise<T>): Promise<T> {
+  if (!tracing()) return await work()
   return await tracer.startActiveSpan(name, async (span) => await work().then((result) => {
     span.end()
     return result
@@ -19,6 +30,7 @@ export async function inSpan<T> (name: string, work: () => Promise<T>): Promise<
 
 /** `work`, synchronous, inside a span named `name`. */
 export function inSpanSync<T> (name: string, work: () => T): T {
+  if (!tracing()) return work()
   return tracer.startActiveSpan(name, (span) => {
     try {
       return work()
