@@ -200,7 +200,7 @@ export async function serve (argument: string | undefined, fileless: () => Promi
   const log = pino(loggerOptions(config.logLevel))
   const options = generationOptions(config.logLevel, log)
   // Before the first app: its spans need the provider registered (OTEL_* variables; docs/observability.md).
-  const traces = startTracing(process.env, pkg.version)
+  const traces = await startTracing(process.env, pkg.version)
   // One set of the process's own metrics, whichever app serves: a reload starts none again.
   const settings = { ...appSettings(config), tracing: traces !== undefined, processMetrics: processMetrics() }
   // Unencapsulated: the shutdown drains through the gateway's decorators.

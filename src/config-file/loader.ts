@@ -2,7 +2,7 @@
 // and column, then checked against the published schema. What the schema refuses is carried, not
 // thrown: the entries it accepts go on to the compiler, which reports every problem together. A
 // pure function of the text, so a reload can run it again; the database is checked by the compiler.
-import { Ajv, type ErrorObject } from 'ajv'
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml'
 import { acceptedParts } from './accepted.js'
 import { declarationFileError, type Issue, type Locate } from './errors.js'
@@ -26,8 +26,16 @@ export interface LoadedFile {
  */
 export const MAX_FILE_DEPTH = 64
 
-const ajv = new Ajv({ allErrors: true, verbose: true, discriminator: true, strict: true, strictTypes: false })
-const validate = ajv.compile(DeclarationFileSchema)
+/**
+ * The schema's validator, compiled when the first file is read (about 200 ms): a process that
+ * reads no file, the demo's or a test's, never compiles it.
+ */
+let validator: ValidateFunction | undefined
+
+function validated (): ValidateFunction {
+  validator ??= new Ajv({ allErrors: true, verbose: true, discriminator: true, strict: true, strictTypes: false }).compile(DeclarationFileSchema)
+  return validator
+}
 
 /**
  * The file at `path` read from `text`, with what the schema refused of it; throws a DeclarationFileError
@@ -43,6 +51,7 @@ export function loadDeclarationFile (path: string, source: string): LoadedFile {
   const parsed = yaml ? fromYaml(document, lines) : fromJson(text, document, lines)
   if ('issues' in parsed) throw declarationFileError(path, parsed.issues, () => undefined)
   if (depthOf(parsed.value) > MAX_FILE_DEPTH) throw declarationFileError(path, [{ pointer: '', message: `nests more than ${MAX_FILE_DEPTH} levels deep, which no declaration needs` }], () => undefined)
+  const validate = validated()
   if (validate(parsed.value)) return { path, declarations: parsed.value as DeclarationFile, issues: [], refused: new Set(), locate }
   const errors = validate.errors as ErrorObject[]
   const accepted = acceptedParts(parsed.value as Record<string, unknown>, errors)

@@ -2,10 +2,8 @@
 // set up at all otherwise: then OpenTelemetry's API stays its no-op self and no span is recorded.
 // Registering the provider also installs the W3C Trace Context propagator (`traceparent` read from a
 // request, written to each upstream call) and the AsyncLocalStorage context manager that carries the
-// active span from the request's hooks into the core's spans and the upstream client's.
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http'
-import { resourceFromAttributes } from '@opentelemetry/resources'
-import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node'
+// active span from the request's hooks into the core's spans and the upstream client's. The SDK and
+// the exporter (a few hundred modules) are loaded only then: a process without OTEL_* never loads them.
 
 export interface Tracing {
   /** Sends the spans not yet exported. */
@@ -39,8 +37,13 @@ export function serviceName (env: Env): string {
  * undefined when tracing is not requested. The service is named by OTEL_SERVICE_NAME, else
  * `audience-gateway`.
  */
-export function startTracing (env: Env, version: string): Tracing | undefined {
+export async function startTracing (env: Env, version: string): Promise<Tracing | undefined> {
   if (!tracingRequested(env)) return undefined
+  const [{ OTLPTraceExporter }, { resourceFromAttributes }, { BatchSpanProcessor, NodeTracerProvider }] = await Promise.all([
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/sdk-trace-node')
+  ])
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': serviceName(env), 'service.version': version }),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())]

@@ -1,9 +1,9 @@
 // The services some tests need (PostgreSQL, Redis): whether they answer, and what a test does when
 // one does not. Where GATEWAY_REQUIRE_SERVICES=1 (CI, set by .ci/run) that is a failure; elsewhere
 // the test is skipped, loudly. Plus what those tests use: a fresh schema, a fresh key prefix, both stores.
+// The clients are loaded when a test first uses one: most files that import this never do.
 import { randomBytes } from 'node:crypto'
-import { Redis } from 'ioredis'
-import pg from 'pg'
+import type pg from 'pg'
 import type { Test } from 'tap'
 import { openStore, type Store } from '../../src/store/index.js'
 
@@ -77,7 +77,8 @@ export async function dropSchema (schema: string): Promise<void> {
 
 /** Runs `work` on a connection of its own to the test database, closed after. */
 export async function withPostgres<T> (work: (client: pg.Client) => Promise<T>, url: string = SERVICES.PostgreSQL): Promise<T> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 })
+  const { default: { Client } } = await import('pg')
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 2000 })
   await client.connect()
   try {
     return await work(client)
@@ -95,6 +96,7 @@ export function freshRedisPrefix (): { url: string, prefix: string, clear: () =>
 }
 
 export async function clearRedisPrefix (prefix: string): Promise<void> {
+  const { Redis } = await import('ioredis')
   const client = new Redis(SERVICES.Redis, { lazyConnect: true, maxRetriesPerRequest: 1 })
   await client.connect()
   try {
@@ -113,6 +115,7 @@ async function pingPostgres (url: string): Promise<void> {
 }
 
 async function pingRedis (url: string): Promise<void> {
+  const { Redis } = await import('ioredis')
   const client = new Redis(url, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null })
   // Its own failures are the answer, thrown by connect(); the event would only repeat them.
   client.on('error', () => {})

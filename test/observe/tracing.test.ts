@@ -16,7 +16,7 @@ t.test('which OTEL_* settings turn tracing on', async (t) => {
   t.notOk(tracingRequested({ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }), 'none: off')
   t.notOk(tracingRequested({ OTEL_TRACES_EXPORTER: 'console' }), 'an exporter not served: off')
   t.notOk(tracingRequested({ OTEL_SDK_DISABLED: 'true', OTEL_TRACES_EXPORTER: 'otlp' }), 'the SDK disabled: off')
-  t.equal(startTracing({}, '0.0.0'), undefined, 'not requested: nothing registered')
+  t.equal(await startTracing({}, '0.0.0'), undefined, 'not requested: nothing registered')
   t.equal(serviceName({}), 'audience-gateway')
   t.equal(serviceName({ OTEL_SERVICE_NAME: 'catalogue' }), 'catalogue')
 })
@@ -26,7 +26,7 @@ t.test('a request\'s spans reach an OTLP receiver as one tree, and the upstream 
   t.teardown(receiver.close)
   process.env.OTEL_EXPORTER_OTLP_ENDPOINT = receiver.endpoint
   process.env.OTEL_EXPORTER_OTLP_PROTOCOL = 'http/json'
-  const tracing = startTracing(process.env, '0.0.0')!
+  const tracing = (await startTracing(process.env, '0.0.0'))!
   t.teardown(tracing.shutdown)
 
   const upstream = await startDemoUpstream({ port: 0 })

@@ -19,7 +19,7 @@ const UNREACHED_EVENT_LOOP_DELAY_MS = 600_000
 export async function gatewayServer ({ databasePath, key, timeZone, responseCacheBytes }: ServerOptions): Promise<FastifyInstance> {
   const server = Fastify({ logger: BENCH_LOGGER })
   // As src/server.ts does: a tracer provider only when OTEL_* asks for one (the tracing scenario's).
-  const traces = startTracing(process.env, 'bench')
+  const traces = await startTracing(process.env, 'bench')
   // The hooks scenario's: each hook timed (servers/hook-times.ts).
   if (process.env.BENCH_HOOK_TIMES === '1') timeHooks(server)
   // Unencapsulated, as the tests register it, so the bench mount reaches `mount` and `store`. Every
