@@ -11,6 +11,7 @@ import { actionRouteOf } from '../src/http/action-route.js'
 import { storeIdempotency } from '../src/store/idempotency.js'
 import { redisIdempotency } from '../src/store/redis-idempotency.js'
 import { servedCache } from '../src/core/served-cache.js'
+import { responseSerializers } from '../src/core/serializer.js'
 import { MountError, type Mount, type MountSettings } from '../src/core/mount.js'
 import { validators, type Validators } from '../src/core/validators.js'
 import { routeOf } from '../src/http/route.js'
@@ -61,6 +62,7 @@ async function mount (app: FastifyInstance, options: MountOptions): Promise<void
   const responses = cacheBytes === 0 ? undefined : servedCache({ maxBytes: cacheBytes, onLookup: app.hasDecorator('metrics') ? app.metrics.kept : undefined })
   // The app's own: what it compiles is released with it, a reload's old app included.
   const checks = validators()
+  const serializers = responseSerializers()
   // Retried actions' keys, in the store every replica reads (src/store/idempotency.ts).
   // Made when an action is first called: an app that mounts none (or has no store) needs none.
   let keys: IdempotencyStore | undefined
@@ -76,7 +78,7 @@ async function mount (app: FastifyInstance, options: MountOptions): Promise<void
   const settings: MountSettings = { timeZone: options.timeZone, handleDescription: options.handleDescription ?? HANDLE_DESCRIPTION, responses, validators: checks, acting }
   const { readersWanted } = options
   const contended = readersWanted === undefined ? undefined : { ms: options.contendedStallMs ?? DEFAULT_CONTENDED_STALL_MS, waiting: readersWanted }
-  const route = { stallMs: options.stallMs ?? DEFAULT_STALL_MS, contended, onRows: recorded ?? uncounted, takesTokens: app.takesTokens }
+  const route = { stallMs: options.stallMs ?? DEFAULT_STALL_MS, contended, onRows: recorded ?? uncounted, takesTokens: app.takesTokens, serializers }
   const resources: Resource[] = []
   const actions: ActionResource[] = []
   app.decorate('resources', { getter: () => resources })
@@ -85,7 +87,7 @@ async function mount (app: FastifyInstance, options: MountOptions): Promise<void
   app.decorate('mount', function mountRoute (this: FastifyInstance, definition: Mount | ActionMount) {
     if (definition.kind === 'action') {
       const action = compileAction(definition, settings)
-      this.route(actionRouteOf(action))
+      this.route(actionRouteOf(action, serializers))
       actions.push(action)
       return
     }

@@ -9,7 +9,7 @@ import type { ActionResource } from '../core/action.js'
 import { NOT_AN_OBJECT } from '../core/body.js'
 import { invalidArguments, NO_ROUTE, problem } from '../core/errors.js'
 import { IDEMPOTENCY_HEADER, KEPT_SECONDS, keySchema } from '../core/idempotency.js'
-import { compileResponseSerializer } from '../core/serializer.js'
+import type { CompileResponseSerializer } from '../core/serializer.js'
 import { callerOf } from './caller.js'
 import { problemResponses, resultResponse } from './responses.js'
 
@@ -27,7 +27,7 @@ const ACTION_HEADERS = Type.Object({
 /** A body's media type: JSON, with or without a charset. */
 const JSON_TYPE = /^application\/json\s*(?:;|$)/i
 
-export function actionRouteOf (action: ActionResource): RouteOptions {
+export function actionRouteOf (action: ActionResource, serializers: CompileResponseSerializer): RouteOptions {
   // The requests that reached the flow, which audits them; any other is refused before it and audited here.
   const reached = new WeakSet<FastifyRequest>()
   return {
@@ -38,7 +38,7 @@ export function actionRouteOf (action: ActionResource): RouteOptions {
     config: { variants: JSON_VARIANTS, permissions: action.permissions, cors: { methods: [action.method], allowedHeaders: ['Authorization', AUDIENCE_HEADER, 'Content-Type', IDEMPOTENCY_HEADER], exposedHeaders: ['Idempotent-Replayed'] } },
     // The core checks the body and the path parameters (closed, nothing coerced) and names every wrong one.
     validatorCompiler: () => acceptAsSent,
-    serializerCompiler: compileResponseSerializer,
+    serializerCompiler: serializers,
     schema: {
       operationId: action.name,
       summary: action.summary,

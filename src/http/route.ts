@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import Type from 'typebox'
 import { NO_ROUTE, problem } from '../core/errors.js'
 import type { Resource } from '../core/resource.js'
-import { compileResponseSerializer } from '../core/serializer.js'
+import type { CompileResponseSerializer } from '../core/serializer.js'
 import { AGENT_MEDIA_TYPE, JSON_VARIANTS, TEXT_VARIANTS } from '../audience.js'
 import { anyMatches, weakly, withAudience } from './conditional.js'
 import { bytesAnswer } from './ranges.js'
@@ -42,6 +42,8 @@ export interface RouteSettings {
   readonly onRows: (operation: string, audience: string, rows: number, clamped: boolean) => void
   /** True when tokens are taken: a route asking for credentials may answer that a token's issuer is out of reach. */
   readonly takesTokens?: boolean
+  /** Compiles the serializer of each of its answers (the app's own: src/core/serializer.ts). */
+  readonly serializers: CompileResponseSerializer
 }
 
 export function routeOf (resource: Resource, settings: RouteSettings): RouteOptions {
@@ -54,7 +56,7 @@ export function routeOf (resource: Resource, settings: RouteSettings): RouteOpti
     // The core checks every argument (closed set, canonical integers, no repeats, paging for
     // agents only) and names every wrong one at once; the schemas here are what the document shows.
     validatorCompiler: () => acceptAsSent,
-    serializerCompiler: compileResponseSerializer,
+    serializerCompiler: settings.serializers,
     schema: {
       operationId: resource.name,
       summary: resource.summary,

@@ -5,7 +5,7 @@ import fastJson from 'fast-json-stringify'
 import t, { type Test } from 'tap'
 import Type from 'typebox'
 import { constantChoices } from '../../../src/core/constant-choices.js'
-import { compileResponseSerializer, compileSerializer } from '../../../src/core/serializer.js'
+import { compileResponseSerializer, compileSerializer, responseSerializers } from '../../../src/core/serializer.js'
 import { choices } from '../../../src/declare/index.js'
 import { CUSTOM_FORMATS } from '../../../src/formats.js'
 import { Product } from '../../../routes/products/product.js'
@@ -132,4 +132,16 @@ t.test('a route\'s serializer writes a frozen body once, and any other body ever
   serialize(fresh)
   t.equal(reads, 3, 'a body that may change is read every time')
   t.equal(compileResponseSerializer({ schema: { type: 'string' } })('text'), '"text"', 'a value that is not an object')
+})
+
+t.test('an app compiles one serializer per distinct schema, however many routes and statuses answer with it', async (t) => {
+  const compile = responseSerializers()
+  const problem = { type: 'object', properties: { title: { type: 'string' }, status: { type: 'integer' } } }
+  const first = compile({ schema: problem })
+  t.equal(compile({ schema: structuredClone(problem) }), first, 'the same schema, another object: the same serializer')
+  const other = compile({ schema: { type: 'object', properties: { title: { type: 'string' } } } })
+  t.not(other, first, 'another schema: its own')
+  t.equal(first({ title: 'Not found', status: 404, stack: 'hidden' }), '{"title":"Not found","status":404}', 'each writes its own schema')
+  t.equal(other({ title: 'Not found', status: 404 }), '{"title":"Not found"}')
+  t.not(responseSerializers()({ schema: problem }), first, 'another app compiles its own')
 })
