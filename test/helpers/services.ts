@@ -3,6 +3,7 @@
 // the test is skipped, loudly. Plus what those tests use: a fresh schema, a fresh key prefix, both stores.
 // The clients are loaded when a test first uses one: most files that import this never do.
 import { randomBytes } from 'node:crypto'
+import type { Redis, RedisOptions } from 'ioredis'
 import type pg from 'pg'
 import type { Test } from 'tap'
 import { openStore, type Store } from '../../src/store/index.js'
@@ -96,15 +97,24 @@ export function freshRedisPrefix (): { url: string, prefix: string, clear: () =>
 }
 
 export async function clearRedisPrefix (prefix: string): Promise<void> {
-  const { Redis } = await import('ioredis')
-  const client = new Redis(SERVICES.Redis, { lazyConnect: true, maxRetriesPerRequest: 1 })
-  await client.connect()
-  try {
+  await withRedis(SERVICES.Redis, { maxRetriesPerRequest: 1 }, async (client) => {
     for (let cursor = '0', first = true; first || cursor !== '0'; first = false) {
       const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000)
       if (keys.length > 0) await client.del(...keys)
       cursor = next
     }
+  })
+}
+
+/** Runs `work` on a Redis connection of its own, closed after; a failure to connect is thrown by it. */
+async function withRedis<T> (url: string, options: RedisOptions, work: (client: Redis) => Promise<T>): Promise<T> {
+  const { Redis } = await import('ioredis')
+  const client = new Redis(url, { ...options, lazyConnect: true })
+  // Its own failures are the answer, thrown by connect() and the commands; the event would only repeat them.
+  client.on('error', () => {})
+  try {
+    await client.connect()
+    return await work(client)
   } finally {
     client.disconnect()
   }
@@ -115,16 +125,7 @@ async function pingPostgres (url: string): Promise<void> {
 }
 
 async function pingRedis (url: string): Promise<void> {
-  const { Redis } = await import('ioredis')
-  const client = new Redis(url, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null })
-  // Its own failures are the answer, thrown by connect(); the event would only repeat them.
-  client.on('error', () => {})
-  try {
-    await client.connect()
-    await client.ping()
-  } finally {
-    client.disconnect()
-  }
+  await withRedis(url, { connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null }, async (client) => { await client.ping() })
 }
 
 /** A URL as it may be shown: without its password. */
