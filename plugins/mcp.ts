@@ -103,7 +103,7 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
       bodyLimit: BODY_LIMIT,
       // Shed and limited per call, after the message is read, so that a call is answered as a call.
       // A wrong key's 401 says there is no OAuth here: an MCP client meeting one goes looking for it.
-      config: { keyOptional: true, keyHint: BEARER_ONLY, shed: false, rateLimit: { hook: 'preHandler' } },
+      config: { keyOptional: true, keyHint: BEARER_ONLY, shed: false, rateLimit: { hook: 'preHandler', groupId: 'mcp' } },
       schema: { hide: true },
       // Its hooks call `done` rather than being async: run on every call, spared a promise and a microtask each.
       // A refusal thrown here is Fastify's to answer, as from any hook.

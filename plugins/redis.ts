@@ -33,7 +33,7 @@ export const CLIENT_OPTIONS: ClientOptions = {
   connectTimeout: 2000,
   commandTimeout: 500,
   // A Redis that accepts connections and never answers (stalled, or gone behind a half-open
-  // connection) only times commands out, which the rate limiter's skipOnError swallows: no error,
+  // connection) only times commands out, which the rate limit serves through uncounted: no error,
   // no log. Half a second without a byte while a command waits makes the client drop the connection
   // instead: an 'error', logged once below; and it reconnects, 'ready' once Redis answers again.
   // Meanwhile commands fail at once rather than each waiting out commandTimeout. (No command the

@@ -85,8 +85,7 @@ async function gateway (fastify: FastifyInstance, options: GatewayOptions): Prom
     windowSeconds: options.rateLimitWindow ?? RATE_LIMIT_DEFAULTS.windowSeconds,
     // One budget across replicas through Redis; while it is out of reach, unlimited rather than failing.
     redis: fastify.redis,
-    nameSpace: 'rate-limit:',
-    skipOnError: true
+    nameSpace: 'rate-limit:'
   })
   // Every answer counted from here (the routes come after); `/metrics` needs auth's scope check.
   await fastify.register(metrics, { process: options.processMetrics })

@@ -120,7 +120,7 @@ t.test('with Redis', async (t) => {
     t.strictSame([await get(), await get(), await get()], [200, 200, 429], 'enforced while Redis answers')
     const dropped = next(client, 'error')
     proxy.stall()
-    // Its command times out (skipOnError lets it through); the silent connection is then dropped.
+    // Its command times out (the request is served uncounted); the silent connection is then dropped.
     t.equal(await get(), 200, 'served, unlimited, though Redis does not answer')
     await dropped
     t.match(said(one, OUT_OF_REACH), [{ level: WARN, err: { message: /^Socket timeout/ } }], 'said once, as the client gives the connection up')
