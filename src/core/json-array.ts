@@ -102,7 +102,7 @@ async function * recorded (chunked: AsyncGenerator<string>, whole: Whole): Async
 
 /** A non-empty batch as the array's items, comma-separated. */
 function written<Row> (batch: readonly Row[], serialize: (row: Row) => string): string {
-  let text = serialize(batch[0])
-  for (let i = 1; i < batch.length; i++) text += ',' + serialize(batch[i])
-  return text
+  const texts = new Array<string>(batch.length)
+  for (let i = 0; i < batch.length; i++) texts[i] = serialize(batch[i])
+  return texts.join(',')
 }
