@@ -2,8 +2,10 @@
 // every hook added from here on, the app's global ones (addHook) and its routes' own (a route's
 // onRequest, such as the rate limit's), is wrapped in a timer, and a route reports the totals. A
 // hook's time runs from its call to its `done` (or its promise settling): its own work, not the
-// hooks after it. Timing costs a little itself, so a hook that does nothing is added and timed the
-// same way: the floor every other figure is read against. Bench only: nothing here ships.
+// hooks after it. A route's own hook is named by its route, or, when the same hook is every route's
+// own (the rate limit's), by how many routes carry it. Timing costs a little itself, so a hook that
+// does nothing is added and timed the same way: the floor every other figure is read against.
+// Bench only: nothing here ships.
 import type { FastifyInstance, RouteOptions } from 'fastify'
 
 export const HOOK_TIMES_URL = '/bench/hook-times'
@@ -24,21 +26,23 @@ type Hook = (...args: any[]) => unknown
 
 /** Times every hook `server` (and anything registered in it afterwards) adds; call before registering the app. */
 export function timeHooks (server: FastifyInstance): void {
-  const totals = new Map<string, { ns: bigint, calls: number }>()
-  const record = (name: string, started: bigint): void => {
-    let total = totals.get(name)
-    if (total === undefined) {
-      total = { ns: 0n, calls: 0 }
-      totals.set(name, total)
-    }
-    total.ns += process.hrtime.bigint() - started
-    total.calls++
-  }
+  /** Each hook's totals, and the routes it was found on (a route's own hook; none for the app's). */
+  const totals = new Map<Hook, { readonly kind: string, readonly routes: Set<string>, ns: bigint, calls: number }>()
   const wrappers = new WeakMap<Hook, Hook>()
-  const timedOnce = (kind: string, hook: Hook, where: string): Hook => {
+  const timedOnce = (kind: string, hook: Hook, route?: string): Hook => {
+    let total = totals.get(hook)
+    if (total === undefined) {
+      total = { kind, routes: new Set(), ns: 0n, calls: 0 }
+      totals.set(hook, total)
+    }
+    if (route !== undefined) total.routes.add(route)
     let wrapper = wrappers.get(hook)
     if (wrapper === undefined) {
-      wrapper = timed(`${kind} ${hook.name === '' ? 'anonymous' : hook.name}${where}`, hook, record)
+      const counted = total
+      wrapper = timed(hook, (started) => {
+        counted.ns += process.hrtime.bigint() - started
+        counted.calls++
+      })
       wrappers.set(hook, wrapper)
     }
     return wrapper
@@ -48,7 +52,7 @@ export function timeHooks (server: FastifyInstance): void {
   Object.defineProperty(server, 'addHook', {
     value: function addTimedHook (this: FastifyInstance, kind: string, hook: Hook) {
       const lifecycle = (ROUTE_HOOKS as readonly string[]).includes(kind)
-      return addHook.call(this, kind, lifecycle ? timedOnce(kind, hook, '') : hook)
+      return addHook.call(this, kind, lifecycle ? timedOnce(kind, hook) : hook)
     }
   })
   // A route's own hooks, as the app's onRoute hooks (added after this one) leave them when Fastify reads them.
@@ -58,13 +62,24 @@ export function timeHooks (server: FastifyInstance): void {
       Object.defineProperty(route, kind, {
         configurable: true,
         enumerable: true,
-        get: () => Array.isArray(value) ? timedList(value, (hook) => timedOnce(kind, hook, ` (route ${route.url})`)) : typeof value === 'function' ? timedOnce(kind, value as Hook, ` (route ${route.url})`) : value,
+        get: () => Array.isArray(value) ? timedList(value, (hook) => timedOnce(kind, hook, route.url)) : typeof value === 'function' ? timedOnce(kind, value as Hook, route.url) : value,
         set: (next: unknown) => { value = next }
       })
     }
   })
-  server.addHook('onRequest', function nothing (_request, _reply, done) { done() })
-  server.get(HOOK_TIMES_URL, { config: { rateLimit: false } }, async () => Object.fromEntries([...totals].map(([name, total]) => [name === 'onRequest nothing' ? FLOOR_HOOK : name, { ns: Number(total.ns), calls: total.calls }])))
+  const nothing = function nothing (_request: unknown, _reply: unknown, done: () => void) { done() }
+  server.addHook('onRequest', nothing)
+  server.get(HOOK_TIMES_URL, { config: { rateLimit: false } }, async () => Object.fromEntries([...totals].filter(([, total]) => total.calls > 0).map(([hook, total]) => [
+    hook === nothing ? FLOOR_HOOK : nameOf(hook, total.kind, total.routes),
+    { ns: Number(total.ns), calls: total.calls }
+  ])))
+}
+
+/** A hook as the bench reports it: its kind and name, and the route it is that route's own hook on, or how many routes share it. */
+function nameOf (hook: Hook, kind: string, routes: ReadonlySet<string>): string {
+  const name = `${kind} ${hook.name === '' ? 'anonymous' : hook.name}`
+  if (routes.size === 0) return name
+  return routes.size === 1 ? `${name} (route ${[...routes][0]})` : `${name} (on each of ${routes.size} routes)`
 }
 
 /** A list whose reads give timed hooks and whose writes (a plugin's push) reach the list itself. */
@@ -78,21 +93,21 @@ function timedList (list: unknown[], wrap: (hook: Hook) => Hook): unknown[] {
 }
 
 /** `hook` timed from its call to its `done` (the last argument) or its promise settling, whichever it uses. */
-function timed (name: string, hook: Hook, record: (name: string, started: bigint) => void): Hook {
+function timed (hook: Hook, record: (started: bigint) => void): Hook {
   const wrapper = hook.constructor.name === 'AsyncFunction'
     ? async function (this: unknown, ...args: unknown[]) {
       const started = process.hrtime.bigint()
       try {
         return await hook.apply(this, args)
       } finally {
-        record(name, started)
+        record(started)
       }
     }
     : function (this: unknown, ...args: unknown[]) {
       const started = process.hrtime.bigint()
       let recorded = false
       const stop = (): void => {
-        if (!recorded) record(name, started)
+        if (!recorded) record(started)
         recorded = true
       }
       const done = args[args.length - 1]
