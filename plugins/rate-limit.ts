@@ -8,7 +8,7 @@
 // around the store's callback, an await on the caller's key, the route's options built again to
 // look for a group), which cost 15 to 30 µs of every request; this one calls `done` from the store's
 // callback, at once when the store is in this process (4.7 to 6.4 µs: docs/performance.md).
-import type { FastifyRateLimitStore, RateLimitOptions as RouteLimit } from '@fastify/rate-limit'
+import type { FastifyRateLimitStore } from '@fastify/rate-limit'
 import LocalStore from '@fastify/rate-limit/store/LocalStore.js'
 import RedisStore from '@fastify/rate-limit/store/RedisStore.js'
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify'
@@ -39,8 +39,6 @@ export type Budgets = Pick<FastifyRateLimitStore, 'incr'>
  * hook that counts it (`preHandler`, once its body is read) and a `groupId`, a budget of its own
  * beside the one every other route shares (MCP's).
  */
-type RouteSetting = false | Pick<RouteLimit, 'hook' | 'groupId'>
-
 const SETTINGS: ReadonlySet<string> = new Set(['hook', 'groupId'])
 const HOOKS: ReadonlySet<string> = new Set(['onRequest', 'preHandler'])
 
@@ -80,7 +78,7 @@ async function rateLimit (app: FastifyInstance, options: RateLimitOptions): Prom
   // Added to each route as a route hook, and Fastify runs those after every global onRequest
   // hook: by then auth has named the caller, and a request it refused has cost no budget.
   app.addHook('onRoute', (route: RouteOptions) => {
-    const setting = (route.config as { rateLimit?: RouteSetting } | undefined)?.rateLimit
+    const setting = route.config?.rateLimit
     if (setting === false) return
     const unknown = Object.keys(setting ?? {}).find((name) => !SETTINGS.has(name))
     if (unknown !== undefined) throw new Error(`${route.url}: config.rateLimit.${unknown} is not a setting of the gateway's rate limit (only hook and groupId are)`)

@@ -102,7 +102,5 @@ async function * recorded (chunked: AsyncGenerator<string>, whole: Whole): Async
 
 /** A non-empty batch as the array's items, comma-separated. */
 function written<Row> (batch: readonly Row[], serialize: (row: Row) => string): string {
-  const texts = new Array<string>(batch.length)
-  for (let i = 0; i < batch.length; i++) texts[i] = serialize(batch[i])
-  return texts.join(',')
+  return batch.map((row) => serialize(row)).join(',')
 }
