@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify'
 import t, { type Test } from 'tap'
 import { AUTH } from '../helpers/app.js'
 import { buildDeclaredApp } from '../helpers/declared-app.js'
+import { CHUNK_BYTES } from '../../src/core/json-array.js'
 
 const dir = t.testdir()
 const file = join(dir, 'notes.sqlite')
@@ -17,7 +18,11 @@ const db = new Database(file)
 db.exec(`create table notes (id integer primary key, body text);
   create view shown as select id, body from notes;`)
 const insert = db.prepare('insert into notes (id, body) values (?, ?)')
-db.transaction(() => { for (let id = 1; id <= 6000; id++) insert.run(id, id === 5500 ? null : `note ${id}`) })()
+// The NULL is the last note of an agent's page of 50, far enough in that a plain list has sent a
+// whole chunk before it meets it (each note's text is at least 24 characters).
+const PAGE = Math.ceil(CHUNK_BYTES / 24 / 50)
+const NULL_AT = PAGE * 50
+db.transaction(() => { for (let id = 1; id <= NULL_AT + 500; id++) insert.run(id, id === NULL_AT ? null : `note ${id}`) })()
 db.close()
 
 const declaration = join(dir, 'gateway.json')
@@ -40,17 +45,18 @@ const detail = 'Record Note\'s field "body" holds NULL, which its declaration do
 t.test('one record holding the NULL: a 502 naming the field, to both audiences', async (t) => {
   const app = await served(t)
   for (const headers of [AUTH, { ...AUTH, 'x-audience': 'agent' }]) {
-    const response = await app.inject({ url: '/notes/5500', headers })
+    const response = await app.inject({ url: `/notes/${NULL_AT}`, headers })
     t.equal(response.statusCode, 502)
     t.match(response.json(), { type: 'urn:audience-gateway:problem:stored-value-invalid', title: 'Stored value invalid', status: 502, detail })
   }
-  t.equal((await app.inject({ url: '/notes/5499', headers: AUTH })).json().body, 'note 5499')
+  t.equal((await app.inject({ url: `/notes/${NULL_AT - 1}`, headers: AUTH })).json().body, `note ${NULL_AT - 1}`)
 })
 
 t.test('an agent\'s page holding it is refused; the pages around it are served', async (t) => {
   const app = await served(t)
-  t.equal((await app.inject({ url: '/notes?page=110&limit=50', headers: { ...AUTH, 'x-audience': 'agent' } })).statusCode, 502)
-  t.equal((await app.inject({ url: '/notes?page=109&limit=50', headers: { ...AUTH, 'x-audience': 'agent' } })).statusCode, 200)
+  t.equal((await app.inject({ url: `/notes?page=${PAGE}&limit=50`, headers: { ...AUTH, 'x-audience': 'agent' } })).statusCode, 502)
+  t.equal((await app.inject({ url: `/notes?page=${PAGE - 1}&limit=50`, headers: { ...AUTH, 'x-audience': 'agent' } })).statusCode, 200)
+  t.equal((await app.inject({ url: `/notes?page=${PAGE + 1}&limit=50`, headers: { ...AUTH, 'x-audience': 'agent' } })).statusCode, 200)
 })
 
 t.test('a plain list meeting it once its first bytes have left is cut, never completed', async (t) => {

@@ -3,6 +3,8 @@
 import { request } from 'node:http'
 import t from 'tap'
 import { AGENT_MEDIA_TYPE, PROBLEM_MEDIA_TYPE } from '../../src/audience.js'
+import { CHUNK_BYTES } from '../../src/core/json-array.js'
+import { ledgerEntry } from '../../demo/catalogue.js'
 import { buildApp } from '../helpers/app.js'
 
 const queries: string[] = []
@@ -48,7 +50,7 @@ t.test('the ledger needs no key, for either audience', async (t) => {
   t.equal((await get('/ledger')).statusCode, 200)
 })
 
-t.test('a plain list shorter than a chunk is sent whole, with its length; the whole ledger streams', async (t) => {
+t.test('a plain list shorter than a chunk is sent whole, with its length, the whole ledger too; a longer one streams', async (t) => {
   // Over a socket (inject measures every body it collects, streamed or not), from an app of this
   // test's own, closed with it.
   const { app } = await buildApp(t)
@@ -60,15 +62,22 @@ t.test('a plain list shorter than a chunk is sent whole, with its length; the wh
       response.setEncoding('utf8').on('data', (chunk: string) => { body += chunk }).on('end', () => { resolve({ headers: response.headers, body }) })
     }).on('error', reject).end()
   })
-  const short = await headersOf('/ledger?posted_at_max=2026-01-25T18:00:00Z')
-  t.equal(JSON.parse(short.body).length, 100)
-  t.equal(short.headers['content-length'], String(Buffer.byteLength(short.body)), 'one body of known length')
-  t.equal(short.headers['transfer-encoding'], undefined, 'not chunked')
-  t.match(short.headers.etag, /^W\/"plain-/, 'the plain list\'s validator, as for a stream')
-  const whole = await headersOf('/ledger')
-  t.equal(JSON.parse(whole.body).length, TOTAL)
-  t.equal(whole.headers['transfer-encoding'], 'chunked', 'streamed')
-  t.equal(whole.headers['content-length'], undefined)
+  const wholes = [{ path: '/ledger?posted_at_max=2026-01-25T18:00:00Z', length: 100 }, { path: '/ledger', length: TOTAL }]
+  for (const { path, length } of wholes) {
+    const whole = await headersOf(path)
+    t.equal(JSON.parse(whole.body).length, length, path)
+    t.equal(whole.headers['content-length'], String(Buffer.byteLength(whole.body)), `${path}: one body of known length`)
+    t.equal(whole.headers['transfer-encoding'], undefined, `${path}: not chunked`)
+    t.match(whole.headers.etag, /^W\/"plain-/, `${path}: the plain list's validator, as for a stream`)
+  }
+  // Three times the entries: a list longer than a chunk.
+  const more = Array.from({ length: 2 * TOTAL }, (_, i) => ledgerEntry(TOTAL + i + 1))
+  for (let start = 0; start < more.length; start += 200) await app.store.db.insertInto('ledger').values(more.slice(start, start + 200)).execute()
+  const streamed = await headersOf('/ledger')
+  t.ok(Buffer.byteLength(streamed.body) > CHUNK_BYTES, 'longer than a chunk')
+  t.strictSame(JSON.parse(streamed.body).map((entry: { id: number }) => entry.id), ids(1, 3 * TOTAL))
+  t.equal(streamed.headers['transfer-encoding'], 'chunked', 'streamed')
+  t.equal(streamed.headers['content-length'], undefined)
 })
 
 t.test('an agent gets the first 50 entries, projected, in the offset envelope', async (t) => {

@@ -1,6 +1,12 @@
 import type { Readable } from 'node:stream'
 import t from 'tap'
 import { jsonArrayStream } from '../../../src/core/index.js'
+import { CHUNK_BYTES } from '../../../src/core/json-array.js'
+
+/** `count` rows of at least 50 characters each, written as JSON. */
+const padded = (count: number): Array<{ id: number, pad: string }> => Array.from({ length: count }, (_, id) => ({ id, pad: 'x'.repeat(40) }))
+/** How many padded rows fill a chunk, at least. */
+const CHUNK_ROWS = Math.ceil(CHUNK_BYTES / 50)
 
 /** `items` in batches of `size`; the batch holding index `failAt` fails instead. */
 async function * rows<T> (items: readonly T[], failAt = -1, size = 1): AsyncIterable<readonly T[]> {
@@ -52,7 +58,7 @@ t.test('empty batches write nothing: before the first rows, between rows, and al
 })
 
 t.test('a long list is written in several chunks, never as one string', async (t) => {
-  const items = Array.from({ length: 5000 }, (_, i) => ({ id: i, padding: 'x'.repeat(40) }))
+  const items = padded(4 * CHUNK_ROWS)
   const { body, chunks } = await text(await jsonArrayStream(rows(items, -1, 100), JSON.stringify))
   t.ok(chunks > 3, `${chunks} chunks`)
   t.strictSame(JSON.parse(body), items)
@@ -62,7 +68,7 @@ t.test('a list shorter than a chunk is answered whole, one buffer; a longer one 
   const short = await jsonArrayStream(rows([{ a: 1 }, { a: 2 }], -1, 1), JSON.stringify)
   t.ok(Buffer.isBuffer(short), 'whole')
   t.equal(short.toString(), '[{"a":1},{"a":2}]')
-  const long = await jsonArrayStream(rows(Array.from({ length: 2000 }, (_, id) => ({ id, pad: 'x'.repeat(40) })), -1, 100), JSON.stringify)
+  const long = await jsonArrayStream(rows(padded(2 * CHUNK_ROWS), -1, 100), JSON.stringify)
   t.notOk(Buffer.isBuffer(long), 'streamed')
 })
 
@@ -75,8 +81,7 @@ t.test('a store failing within the first chunk fails before anything is sent too
 })
 
 t.test('a store failing past the first chunk cuts the stream with an error', async (t) => {
-  const items = Array.from({ length: 5000 }, (_, id) => ({ id, pad: 'x'.repeat(40) }))
-  const stream = await jsonArrayStream(rows(items, 4000, 100), JSON.stringify)
+  const stream = await jsonArrayStream(rows(padded(3 * CHUNK_ROWS), 2 * CHUNK_ROWS, 100), JSON.stringify)
   await t.rejects(text(stream), /store gone/)
 })
 

@@ -8,6 +8,7 @@ import { declareRecord, Nullable } from '../../../src/declare/index.js'
 import { unrestricted } from '../../../src/permissions.js'
 import { arrayRecordSource, arraySource } from '../../../src/sources/index.js'
 import { refusingNulls } from '../../../src/core/stored-values.js'
+import { CHUNK_BYTES } from '../../../src/core/json-array.js'
 
 const Task = declareRecord('Task', Type.Object({
   id: Type.Integer(),
@@ -44,7 +45,9 @@ t.test('a plain list refuses before sending when its first rows hold the NULL', 
 })
 
 t.test('a plain list whose NULL comes after its first batch is cut short, never completed', async (t) => {
-  const served = await compileMount(listOf(rows(2500, 2100)), settings).serve({ audience: 'plain', query: {}, params: {} })
+  // Each row's text is at least 45 characters: the NULL comes once a whole chunk has been written.
+  const nullAt = Math.ceil(CHUNK_BYTES / 45) + 100
+  const served = await compileMount(listOf(rows(nullAt + 400, nullAt)), settings).serve({ audience: 'plain', query: {}, params: {} })
   t.equal(served.kind, 'json-array')
   let text = ''
   const read = (async () => { for await (const chunk of served.body as Readable) text += String(chunk) })()
