@@ -14,7 +14,8 @@ import type { CompiledQuery } from 'kysely'
 import { StoreUnavailableError } from './errors.js'
 import { DEFAULT_ACQUIRE_TIMEOUT_MS, type StoreOptions } from './options.js'
 import { semaphore } from './semaphore.js'
-import { statementCache } from './statements.js'
+import type { FirstBatch } from './first-batch.js'
+import { statementCache, type KeptStatement } from './statements.js'
 import type { ReaderUse } from './store.js'
 
 /** Streams reading at once; more wait for one to end (a wait holds nothing). */
@@ -32,8 +33,12 @@ export interface SqliteReadersOptions extends Pick<StoreOptions, 'onQuery'> {
 
 /** Where whole-list reads run: each on a connection of its own. */
 export interface StreamReader {
-  /** The rows of `query`, in batches of `chunkSize`, each read at once (a statement's steps cost microseconds). */
-  stream: <Row>(query: CompiledQuery<Row>, chunkSize: number) => AsyncIterable<Row[]>
+  /**
+   * The rows of `query`, in batches of `chunkSize`, each read at once (a statement's steps cost
+   * microseconds). Given `split` (the same rows as its first batch and the rest), the first batch
+   * is one statement run whole, and only a longer list reads the rest a row at a time.
+   */
+  stream: <Row>(query: CompiledQuery<Row>, chunkSize: number, split?: FirstBatch<Row>) => AsyncIterable<Row[]>
   /** Readers in use and streams waiting for one, now. */
   use: () => ReaderUse
   /** Closes the readers kept between streams; one still streaming is closed when its stream ends. */
@@ -73,27 +78,64 @@ export function sqliteReaders (open: () => SQLite.Database, options: SqliteReade
       closed = true
       for (const { connection } of kept.splice(0)) connection.close()
     },
-    stream: async function * stream<Row> (query: CompiledQuery<Row>, chunkSize: number): AsyncGenerator<Row[]> {
+    stream: async function * stream<Row> (query: CompiledQuery<Row>, chunkSize: number, split?: FirstBatch<Row>): AsyncGenerator<Row[]> {
       if (!await slots.acquire(waitMs)) throw new StoreUnavailableError(`All ${size} SQLite readers stayed busy for ${waitMs} ms.`)
       let used: Kept | undefined
       let rows: IterableIterator<unknown> | undefined
       let broken = false
       try {
         used = reader()
-        options.onQuery?.(query.sql)
-        rows = statements.prepare(used.connection, query.sql).iterate(query.parameters as unknown[])
+        const { connection } = used
+        let rest = query
+        if (split !== undefined) {
+          // The first batch and the rest read one snapshot: a write between them changes neither.
+          run(connection, 'begin')
+          const first = read(connection, split.first).all(split.first.parameters as unknown[]) as Row[]
+          if (first.length <= chunkSize) {
+            if (first.length > 0) yield first
+            return
+          }
+          // The extra row only told that there is a rest: the rest begins with it.
+          first.length = chunkSize
+          yield first
+          rest = split.rest
+        }
+        rows = read(connection, rest).iterate(rest.parameters as unknown[])
         for (let batch = taken(rows, chunkSize); batch.length > 0; batch = taken(rows, chunkSize)) yield batch as Row[]
       } catch (error) {
         // A stream closed early by its consumer ends in `finally` alone: only a failure gets here.
         broken = true
         throw error
       } finally {
-        // Ends the statement's iteration however this generator ends (a no-op once it ran out), before
-        // the reader is kept or closed.
+        // Ends the statement's iteration however this generator ends (a no-op once it ran out), and
+        // the snapshot the first batch began, before the reader is kept or closed.
         rows?.return?.()
-        if (used !== undefined) keep(used, broken)
+        if (used !== undefined) keep(used, broken || !ended(used.connection))
         slots.release()
       }
+    }
+  }
+
+  /** `query`'s statement on `connection`, told to onQuery as it is run. */
+  function read (connection: SQLite.Database, query: CompiledQuery): KeptStatement {
+    options.onQuery?.(query.sql)
+    return statements.prepare(connection, query.sql)
+  }
+
+  function run (connection: SQLite.Database, sql: string): void {
+    statements.prepare(connection, sql).run([])
+  }
+
+  /** Ends the transaction a first batch began, if one is open: false when it could not be, and the connection is not to be kept. */
+  function ended (connection: SQLite.Database): boolean {
+    if (!connection.open || !connection.inTransaction) return true
+    try {
+      run(connection, 'commit')
+      return true
+    /* c8 ignore next 4 -- a read transaction's COMMIT fails only while one of its statements is still stepping, and the stream's was ended above */
+    } catch {
+      // Closed rather than kept with a snapshot open: the next stream would read old data.
+      return false
     }
   }
 

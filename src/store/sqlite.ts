@@ -7,6 +7,7 @@ import { Kysely, SqliteDialect, type SelectQueryBuilder } from 'kysely'
 import { DEFAULT_ACQUIRE_TIMEOUT_MS, queryLogger, type StoreOptions } from './options.js'
 import { batchesOf } from './batches.js'
 import { compiledOnce } from './compiled.js'
+import { firstBatchOf } from './first-batch.js'
 import { MissingDatabaseError } from './errors.js'
 import { holdFile, type HeldFileOptions } from './sqlite-file.js'
 import { sqliteReaders } from './sqlite-readers.js'
@@ -65,7 +66,7 @@ export function openSqlite<DB> (path: string, options: SqliteOptions = {}): Sqli
     // A stream reads the file the path names: the same check as every other query, first.
     stream: async function * stream<Row> (query: SelectQueryBuilder<any, any, Row>, chunkSize: number): AsyncGenerator<Row[]> {
       file.check()
-      yield * readers.stream(compiledOnce(query), chunkSize)
+      yield * readers.stream(compiledOnce(query), chunkSize, firstBatchOf(query, chunkSize))
     },
     generation: file.generation,
     readers: readers.use

@@ -52,10 +52,60 @@ t.test('a stream read one batch and left open holds nothing: pages, counts and w
   await db.deleteFrom('entries').where('id', '>', ROWS).execute()
 })
 
-t.test('the stream\'s SQL is told to onQuery like every other query', async (t) => {
+t.test('the stream\'s SQL is told to onQuery like every other query: its first batch, then the rest', async (t) => {
   queries.length = 0
   for await (const batch of source.stream({})) if (batch.some((row) => row.id === 3)) break
-  t.match(queries, [/^select \* from "entries" order by "id"$/])
+  t.strictSame(queries, ['select * from "entries" order by "id" limit ?'], 'a stream closed within its first batch read only that')
+  queries.length = 0
+  let count = 0
+  for await (const batch of source.stream({})) count += batch.length
+  t.equal(count, ROWS)
+  t.strictSame(queries, ['select * from "entries" order by "id" limit ?', 'select * from "entries" order by "id" limit ? offset ?'])
+})
+
+/** The ids of every row `rows` streams, and the size of each batch. */
+async function streamed (rows: AsyncIterable<ReadonlyArray<{ id: number }>>): Promise<{ ids: number[], batches: number[] }> {
+  const ids: number[] = []
+  const batches: number[] = []
+  for await (const batch of rows) {
+    ids.push(...batch.map((row) => row.id))
+    batches.push(batch.length)
+  }
+  return { ids, batches }
+}
+
+const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i)
+
+t.test('a list no longer than its first batch is one statement run whole; one row more, and the rest follows it, every row once and in order', async (t) => {
+  const upTo = (last: number) => kyselySource(store, () => db.selectFrom('entries').selectAll().where('id', '<=', last).orderBy('id'), { chunkSize: 10 })
+  queries.length = 0
+  t.strictSame(await streamed(upTo(10).stream({})), { ids: range(1, 10), batches: [10] })
+  t.strictSame(queries, ['select * from "entries" where "id" <= ? order by "id" limit ?'], 'one statement')
+  queries.length = 0
+  t.strictSame(await streamed(upTo(11).stream({})), { ids: range(1, 11), batches: [10, 1] })
+  t.equal(queries.length, 2, 'the first batch, and the rest')
+  t.strictSame(await streamed(upTo(25).stream({})), { ids: range(1, 25), batches: [10, 10, 5] })
+  t.strictSame(await streamed(upTo(0).stream({})), { ids: [], batches: [] }, 'no rows, no batch')
+})
+
+t.test('a list that bounds its own rows is read as it is, a row at a time', async (t) => {
+  const bounded = kyselySource(store, () => db.selectFrom('entries').selectAll().orderBy('id').limit(25).offset(5), { chunkSize: 10 })
+  queries.length = 0
+  t.strictSame(await streamed(bounded.stream({})), { ids: range(6, 30), batches: [10, 10, 5] })
+  t.strictSame(queries, ['select * from "entries" order by "id" limit ? offset ?'], 'its own statement, once')
+})
+
+t.test('a reader kept after its first batch, read to the end or closed there, holds no snapshot: the next stream reads the data as it is then', async (t) => {
+  const first = kyselySource(store, () => db.selectFrom('entries').selectAll().where('id', '<=', 10).orderBy('id'), { chunkSize: 10 })
+  t.equal((await streamed(first.stream({}))).ids.length, 10)
+  await db.insertInto('entries').values({ id: -1, memo: 'Written between two streams' }).execute()
+  t.teardown(async () => { await db.deleteFrom('entries').where('id', '<', 1).execute() })
+  t.strictSame((await streamed(first.stream({}))).ids.slice(0, 2), [-1, 1], 'the list read to its end within its first batch')
+  const long = source.stream({})[Symbol.asyncIterator]()
+  t.equal(((await long.next()).value as unknown[]).length, 10)
+  await long.return?.(undefined)
+  await db.insertInto('entries').values({ id: -2, memo: 'Written after a stream closed early' }).execute()
+  t.strictSame((await streamed(first.stream({}))).ids.slice(0, 3), [-2, -1, 1], 'the list closed after its first batch')
 })
 
 t.test('beyond the limit a stream waits for a reader; closing one, even early, frees it', async (t) => {
