@@ -7,7 +7,7 @@
 // in one Redis Lua script. The hook is ours. The plugin's own is asynchronous throughout (a promise
 // around the store's callback, an await on the caller's key, the route's options built again to
 // look for a group), which cost 15 to 30 µs of every request; this one calls `done` from the store's
-// callback, at once when the store is in this process (4.7 to 6.4 µs: docs/performance.md).
+// callback, at once when the store is in this process (3.7 to 6.4 µs: docs/performance.md).
 import type { FastifyRateLimitStore } from '@fastify/rate-limit'
 import LocalStore from '@fastify/rate-limit/store/LocalStore.js'
 import RedisStore from '@fastify/rate-limit/store/RedisStore.js'
