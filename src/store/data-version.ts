@@ -56,8 +56,14 @@ const SERVER_IDENTITY = sql<{ identity: string }>`select concat_ws('/', concat('
  * altered) are part of it too.
  */
 export function sqliteDataVersion (db: Kysely<any>): () => Promise<string> {
-  return versionStatement(db, sql<{ version: string }>`select (select data_version from pragma_data_version) || ':' || (select schema_version from pragma_schema_version) || ':' || total_changes() as version`)
+  return versionStatement(db, sql.raw<{ version: string }>(SQLITE_DATA_VERSION_SQL))
 }
+
+/**
+ * SQLite's version statement: it reads nothing but the snapshot and this connection's own writes,
+ * so a file's store runs it once per turn's read transaction (turn-reads.ts), which a write ends.
+ */
+export const SQLITE_DATA_VERSION_SQL = "select (select data_version from pragma_data_version) || ':' || (select schema_version from pragma_schema_version) || ':' || total_changes() as version"
 
 /** A store's data version, read by one statement selecting `version`. */
 export function versionStatement (db: Kysely<any>, statement: RawBuilder<{ version: string }>): () => Promise<string> {

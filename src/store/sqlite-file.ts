@@ -46,6 +46,8 @@ export interface HeldFileOptions extends Pick<StoreOptions, 'onNotice'> {
   configure?: (connection: SQLite.Database) => void
   /** How the path is looked at (tests stand in a refusal root cannot meet, such as no permission). */
   inspect?: (path: string) => FileState
+  /** Statements that read nothing but the snapshot, run once per turn (statements.ts). */
+  ofSnapshot?: ReadonlySet<string>
 }
 
 /** A connection held to the file `path` names; `open` opens whatever file that is, and fails if there is none. */
@@ -54,7 +56,7 @@ export function holdFile (path: string, open: () => SQLite.Database, options: He
   const configure = options.configure ?? (() => {})
   let connection = open()
   configure(connection)
-  const statements = statementCache({ turnReads: true })
+  const statements = statementCache({ turnReads: true, ofSnapshot: options.ofSnapshot })
   /**
    * Connections to files the path no longer names, closed only with the store: SQLite, closing a
    * file's last connection, deletes its WAL by name, and the name is now the new file's WAL.

@@ -7,6 +7,7 @@ import { Kysely, SqliteDialect, type SelectQueryBuilder } from 'kysely'
 import { DEFAULT_ACQUIRE_TIMEOUT_MS, queryLogger, type StoreOptions } from './options.js'
 import { batchesOf } from './batches.js'
 import { compiledOnce } from './compiled.js'
+import { SQLITE_DATA_VERSION_SQL } from './data-version.js'
 import { firstBatchOf } from './first-batch.js'
 import { MissingDatabaseError } from './errors.js'
 import { holdFile, type HeldFileOptions } from './sqlite-file.js'
@@ -48,6 +49,7 @@ export function openSqlite<DB> (path: string, options: SqliteOptions = {}): Sqli
   new SQLite(path).close()
   const file = holdFile(path, () => connect(path, { fileMustExist: true }), {
     ...options,
+    ofSnapshot: SNAPSHOT_STATEMENTS,
     configure: (connection) => { connection.pragma('journal_mode = WAL') }
   })
   const waitMs = options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS
@@ -72,6 +74,9 @@ export function openSqlite<DB> (path: string, options: SqliteOptions = {}): Sqli
     readers: readers.use
   }
 }
+
+/** What reads nothing but the snapshot: the data's version, read once a turn. */
+const SNAPSHOT_STATEMENTS: ReadonlySet<string> = new Set([SQLITE_DATA_VERSION_SQL])
 
 /** An in-memory database streams on its one connection: no readers of its own. */
 const NO_READERS = Object.freeze({ inUse: 0, waiting: 0 })

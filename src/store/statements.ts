@@ -27,6 +27,8 @@ export interface StatementCacheOptions {
   kept?: number
   /** The reads of a turn share one transaction (turn-reads.ts): a file's connection, where that saves its locks. */
   turnReads?: boolean
+  /** Statements (by their SQL, without parameters) that read nothing but the snapshot: with turnReads, run once per turn's transaction. */
+  ofSnapshot?: ReadonlySet<string>
 }
 
 export function statementCache (options: StatementCacheOptions = {}): StatementCache {
@@ -53,7 +55,7 @@ export function statementCache (options: StatementCacheOptions = {}): StatementC
       if (statements.size >= kept) statements.clear()
       const prepared = connection.prepare(sql)
       const named = prepared.reader ? namedRows(prepared, held.schema) : prepared
-      const keeping = held.turn === undefined ? named : held.turn(named, prepared)
+      const keeping = held.turn === undefined ? named : held.turn(named, prepared, options.ofSnapshot?.has(sql))
       statements.set(sql, keeping)
       return keeping
     }

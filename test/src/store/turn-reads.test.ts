@@ -11,7 +11,7 @@ const dir = t.testdir()
 let files = 0
 
 /** A WAL file of two numbers, its connection with turn reads, and a second connection to it (another process's). */
-function numbers (t: Test): { connection: SQLite.Database, other: SQLite.Database, prepare: (sql: string) => KeptStatement } {
+function numbers (t: Test, ofSnapshot?: ReadonlySet<string>): { connection: SQLite.Database, other: SQLite.Database, prepare: (sql: string) => KeptStatement } {
   const path = join(dir, `numbers-${++files}.sqlite`)
   const connection = new SQLite(path)
   connection.pragma('journal_mode = WAL')
@@ -19,7 +19,7 @@ function numbers (t: Test): { connection: SQLite.Database, other: SQLite.Databas
   connection.exec('insert into numbers (n) values (1), (2)')
   const other = new SQLite(path)
   t.teardown(() => { other.close(); if (connection.open) connection.close() })
-  const cache = statementCache({ turnReads: true })
+  const cache = statementCache({ turnReads: true, ofSnapshot })
   return { connection, other, prepare: (sql) => cache.prepare(connection, sql) }
 }
 
@@ -106,6 +106,53 @@ t.test('a connection closed with the turn\'s transaction open ends the turn quie
   connection.close()
   await turn()
   t.notOk(connection.open)
+})
+
+/** A statement of the snapshot, as the cache is told of it, whose every run is counted by `ticks`. */
+const TICK = 'select tick() as tick'
+const BOUND_TICK = 'select tick() + ? as tick'
+/** Which writes this connection made: what part of the data's version a write moves. */
+const CHANGES = 'select total_changes() as changes'
+
+function ticking (t: Test): ReturnType<typeof numbers> & { ticks: () => number } {
+  const opened = numbers(t, new Set([TICK, BOUND_TICK, CHANGES]))
+  let ticks = 0
+  opened.connection.function('tick', { deterministic: false }, () => ++ticks)
+  return { ...opened, ticks: () => ticks }
+}
+
+t.test('a statement of the snapshot runs once in a turn\'s transaction, and again in the next', async (t) => {
+  const { prepare, ticks } = ticking(t)
+  t.strictSame(prepare(TICK).all([]), [{ tick: 1 }])
+  t.strictSame(prepare(TICK).all([]), [{ tick: 1 }], 'the rows read first in the turn')
+  t.equal(ticks(), 1, 'run once')
+  t.ok(Object.isFrozen(prepare(TICK).all([])), 'rows handed to every request of the turn, which none may change')
+  await turn()
+  t.strictSame(prepare(TICK).all([]), [{ tick: 2 }], 'the next turn runs it again')
+  t.equal(ticks(), 2)
+})
+
+t.test('a write ends the turn\'s transaction, and the statement of the snapshot runs again after it', async (t) => {
+  const { prepare, ticks } = ticking(t)
+  // The two rows the table was made with.
+  t.strictSame(prepare(CHANGES).all([]), [{ changes: 2 }])
+  prepare(TICK).all([])
+  prepare('insert into numbers (n) values (3)').run([])
+  t.strictSame(prepare(TICK).all([]), [{ tick: 2 }], 'run again in the same turn, after the write')
+  t.equal(ticks(), 2)
+  t.strictSame(prepare(CHANGES).all([]), [{ changes: 3 }], 'what names the data names the write, though the turn is the same')
+})
+
+t.test('a statement of the snapshot runs every time in a transaction not the turn\'s, and with parameters', async (t) => {
+  const { prepare, ticks } = ticking(t)
+  prepare('begin immediate').run([])
+  t.strictSame(prepare(TICK).all([]), [{ tick: 1 }])
+  t.strictSame(prepare(TICK).all([]), [{ tick: 2 }], 'a caller\'s own transaction: it may write between two reads')
+  prepare('commit').run([])
+  t.strictSame(prepare(BOUND_TICK).all([10]), [{ tick: 13 }])
+  t.strictSame(prepare(BOUND_TICK).all([10]), [{ tick: 14 }], 'something to bind: run as it is')
+  t.strictSame(prepare('select tick() + 0 as tick').all([]), [{ tick: 5 }], 'a statement not named runs as it is')
+  t.equal(ticks(), 5)
 })
 
 t.test('a store on a file reads a request\'s statements in one transaction, and its writes commit at once', async (t) => {
