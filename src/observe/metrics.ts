@@ -115,6 +115,8 @@ function batchedHistogram ({ registers, ...configuration }: { name: string, help
   }
   return {
     observe: (value, ...values) => {
+      // Refused as prom-client refuses it, when observed: kept, it would fail every hand-over after.
+      if (!Number.isFinite(value)) throw new TypeError(`Value is not a valid number: ${value}`)
       const key = values.join('\u0000')
       let batch = batches.get(key)
       if (batch === undefined) {

@@ -55,6 +55,14 @@ t.test('a request\'s duration is scraped as observed, fewer than a batch, severa
   shows(t, await scrape(), 'gateway_request_duration_seconds', { operation: 'listBooks', audience: 'plain' }, plain)
 })
 
+t.test('a duration that is no number is refused when observed, as prom-client refuses it, and the scrape goes on', async (t) => {
+  const { record, scrape } = metrics()
+  record.request('listBooks', 'agent', 200, 0.002, 100)
+  t.throws(() => { record.request('listBooks', 'agent', 200, Number.NaN, 100) }, { name: 'TypeError', message: /not a valid number/ })
+  t.throws(() => { record.upstream.call('http://127.0.0.1:9', 'ok', Number.POSITIVE_INFINITY) }, { name: 'TypeError' })
+  shows(t, await scrape(), 'gateway_request_duration_seconds', { operation: 'listBooks', audience: 'agent' }, [0.002])
+})
+
 t.test('an upstream call\'s duration is scraped as observed', async (t) => {
   const { record, scrape } = metrics()
   const ok: number[] = []
