@@ -100,16 +100,16 @@ export const OBSERVATIONS_BATCHED = 1024
  * made, as prom-client's own would show it.
  */
 function batchedHistogram ({ registers, ...configuration }: { name: string, help: string, labelNames: string[], buckets: number[], registers: Registry[] }): BatchedHistogram {
-  const batches = new Map<string, { readonly labels: Record<string, string>, readonly values: Float64Array, length: number }>()
+  const batches = perLabelSet<Batch>(configuration.labelNames, (labels) => ({ labels, values: new Float64Array(OBSERVATIONS_BATCHED), length: 0 }))
   const histogram: Histogram = new Histogram({
     ...configuration,
     registers: [],
     collect () {
-      for (const batch of batches.values()) handOver(batch)
+      for (const batch of batches.all()) handOver(batch)
     }
   })
   for (const registry of registers) registry.registerMetric(histogram)
-  function handOver (batch: { readonly labels: Record<string, string>, readonly values: Float64Array, length: number }): void {
+  function handOver (batch: Batch): void {
     for (let i = 0; i < batch.length; i++) histogram.observe(batch.labels, batch.values[i])
     batch.length = 0
   }
@@ -117,21 +117,35 @@ function batchedHistogram ({ registers, ...configuration }: { name: string, help
     observe: (value, ...values) => {
       // Refused as prom-client refuses it, when observed: kept, it would fail every hand-over after.
       if (!Number.isFinite(value)) throw new TypeError(`Value is not a valid number: ${value}`)
-      const key = values.join('\u0000')
-      let batch = batches.get(key)
-      if (batch === undefined) {
-        batch = { labels: labelsOf(configuration.labelNames, values), values: new Float64Array(OBSERVATIONS_BATCHED), length: 0 }
-        batches.set(key, batch)
-      }
+      const batch = batches.of(values)
       batch.values[batch.length++] = value
       if (batch.length === OBSERVATIONS_BATCHED) handOver(batch)
     }
   }
 }
 
-/** Label values by their names. */
-function labelsOf (names: readonly string[], values: readonly string[]): Record<string, string> {
-  return Object.fromEntries(names.map((name, i) => [name, values[i]]))
+/** One label set's observations not yet handed to prom-client: the first `length` of `values`. */
+interface Batch {
+  readonly labels: Record<string, string>
+  readonly values: Float64Array
+  length: number
+}
+
+/** What a metric keeps per label set, made by `make` the first time the set's values are met. */
+function perLabelSet<Kept> (names: readonly string[], make: (labels: Record<string, string>) => Kept): { of: (values: readonly string[]) => Kept, all: () => Iterable<Kept> } {
+  const kept = new Map<string, Kept>()
+  return {
+    of: (values) => {
+      const key = values.join('\u0000')
+      let entry = kept.get(key)
+      if (entry === undefined) {
+        entry = make(Object.fromEntries(names.map((name, i) => [name, values[i]])))
+        kept.set(key, entry)
+      }
+      return entry
+    },
+    all: () => kept.values()
+  }
 }
 
 /** A counter of `talliedCounter`: `inc(by, ...values)`, the label values in the order of its label names. */
@@ -147,12 +161,12 @@ interface TalliedCounter {
  * from its first increment as prom-client's own would.
  */
 function talliedCounter ({ registers, ...configuration }: { name: string, help: string, labelNames: string[], registers: Registry[] }): TalliedCounter {
-  const tallies = new Map<string, { readonly labels: Record<string, string>, added: number }>()
+  const tallies = perLabelSet(configuration.labelNames, (labels) => ({ labels, added: 0 }))
   const counter = new Counter({
     ...configuration,
     registers: [],
     collect () {
-      for (const tally of tallies.values()) {
+      for (const tally of tallies.all()) {
         this.inc(tally.labels, tally.added)
         tally.added = 0
       }
@@ -160,14 +174,6 @@ function talliedCounter ({ registers, ...configuration }: { name: string, help: 
   })
   for (const registry of registers) registry.registerMetric(counter)
   return {
-    inc: (by, ...values) => {
-      const key = values.join('\u0000')
-      let tally = tallies.get(key)
-      if (tally === undefined) {
-        tally = { labels: labelsOf(configuration.labelNames, values), added: 0 }
-        tallies.set(key, tally)
-      }
-      tally.added += by
-    }
+    inc: (by, ...values) => { tallies.of(values).added += by }
   }
 }

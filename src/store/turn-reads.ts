@@ -74,8 +74,8 @@ export function turnReads (connection: SQLite.Database): TurnReads {
     let readIn = 0
     return (parameters) => {
       read()
-      // The turn's own transaction (not kysely's, nor a caller's), and a statement with nothing to bind.
-      const turns = open && !ended && parameters.length === 0
+      // The turn's own transaction (read() leaves kysely's or a caller's as it is), and nothing to bind.
+      const turns = open && parameters.length === 0
       if (turns && readIn === transaction) return rows
       const fresh = kept.all(parameters)
       if (turns) {
