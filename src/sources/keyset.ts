@@ -8,7 +8,8 @@
 // and a page starts at or after its anchor's pair, a NULL below every value.
 import { sql, type ExpressionBuilder, type ExpressionWrapper, type Kysely, type RawBuilder } from 'kysely'
 import { versionedMemo } from '../store/count-cache.js'
-import { rowsOf, type QueryShape } from './shapes.js'
+import type { Read } from '../store/direct-reads.js'
+import type { QueryShape } from './shapes.js'
 import { orderWords, type SortColumn } from './sorted.js'
 import { template, type Slot, type Template } from './template.js'
 
@@ -30,8 +31,8 @@ const KEPT_ANCHORS = 64
 /** Reads `limit` rows of a query from `offset`, in its order. */
 export type Slicer = <Row>(shape: QueryShape<Row>, offset: number, limit: number) => Promise<Row[]>
 
-/** A slicer that seeks from anchors kept per `version` of the data (the store's, read on every deep page). */
-export function keysetSlicer (db: Kysely<any>, options: KeysetOptions, version: () => Promise<string>): Slicer {
+/** A slicer that seeks from anchors kept per `version` of the data (the store's, read on every deep page); its pages read by `read`. */
+export function keysetSlicer (db: Kysely<any>, read: Read, options: KeysetOptions, version: () => Promise<string>): Slicer {
   const every = options.every ?? DEFAULT_ANCHOR_EVERY
   if (!Number.isSafeInteger(every) || every < 1) throw new RangeError(`keyset.every must be a positive integer; got ${every}.`)
   const column = sql.ref(options.column)
@@ -50,15 +51,15 @@ export function keysetSlicer (db: Kysely<any>, options: KeysetOptions, version: 
   }
   return async (shape, offset, limit) => {
     const index = Math.floor(offset / every)
-    if (index === 0) return await rowsOf(db, shape.page(limit, offset))
+    if (index === 0) return await read(shape.page(limit, offset))
     const kept = await anchors.get(shape.key, async () => await anchorsOf(db, shape, column, every))
     // Past the last anchor there are no rows to seek to; OFFSET says so as well as anything.
-    if (index >= kept.length) return await rowsOf(db, shape.page(limit, offset))
+    if (index >= kept.length) return await read(shape.page(limit, offset))
     const { key, value } = kept[index]
     const skip = offset - index * every
-    if (shape.sorted === undefined) return await rowsOf(db, seekOf(shape, 'key')(key, limit, skip))
-    if (value === null) return await rowsOf(db, seekOf(shape, 'null')(key, limit, skip))
-    return await rowsOf(db, seekOf(shape, 'value')(value, key, limit, skip))
+    if (shape.sorted === undefined) return await read(seekOf(shape, 'key')(key, limit, skip))
+    if (value === null) return await read(seekOf(shape, 'null')(key, limit, skip))
+    return await read(seekOf(shape, 'value')(value, key, limit, skip))
   }
 }
 

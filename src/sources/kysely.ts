@@ -6,10 +6,11 @@
 import { hash } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import { uncachedCounts, type CountCache } from '../store/count-cache.js'
+import { kyselyRead, type Read } from '../store/direct-reads.js'
 import type { Store } from '../store/store.js'
 import { valueKey } from '../value-key.js'
 import { keysetSlicer, type KeysetOptions, type Slicer } from './keyset.js'
-import { perArguments, queryShape, rowsOf, type AnyQuery } from './shapes.js'
+import { perArguments, queryShape, type AnyQuery } from './shapes.js'
 import { sortedQuery } from './sorted.js'
 import type { Condition, ListSource, RecordSource, Sort } from './source.js'
 
@@ -35,7 +36,7 @@ export interface KyselySourceOptions<Row, Out> {
 }
 
 export function kyselySource<Args, Row, Out = Row> (
-  store: Pick<Store<any>, 'db' | 'stream' | 'counts'> & Partial<Pick<Store<any>, 'versionTag' | 'dataVersion'>>,
+  store: Pick<Store<any>, 'db' | 'stream' | 'counts'> & Partial<Pick<Store<any>, 'versionTag' | 'dataVersion' | 'read'>>,
   query: (args: Args) => AnyQuery<Row>,
   options: KyselySourceOptions<Row, Out> = {}
 ): ListSource<Args, Out> {
@@ -44,7 +45,9 @@ export function kyselySource<Args, Row, Out = Row> (
   const chunkSize = options.chunkSize ?? 1000
   const cache = options.countCache === false ? uncachedCounts : options.countCache ?? store.counts
   const { versionTag } = store
-  const slice = slicerOf(store, options.keyset)
+  // The store's own read (at once on SQLite), else kysely's.
+  const read = store.read ?? kyselyRead(db)
+  const slice = slicerOf(db, read, store, options.keyset)
   const columns = options.columns ?? {}
   // Each distinct arguments' query, its COUNT and its page compiled once (shapes.ts).
   const shapes = perArguments((args: Args, where: readonly Condition[], sort?: Sort) => {
@@ -60,7 +63,7 @@ export function kyselySource<Args, Row, Out = Row> (
     canSort: () => true,
     count: async (args, where) => {
       const { counted, countedKey } = shapes(args, where)
-      return await cache.count(countedKey, async () => Number((await db.executeQuery(counted)).rows[0].count))
+      return await cache.count(countedKey, async () => Number((await read(counted))[0].count))
     },
     slice: async (args, offset, limit, where, sort) => (await slice(shapes(args, where, sort), offset, limit)).map(decode),
     stream: (args, where, context, sort) => decoded(store.stream(shapes(args, where, sort).query, chunkSize, context?.client), options.decode),
@@ -72,11 +75,10 @@ export function kyselySource<Args, Row, Out = Row> (
 }
 
 /** Pages by OFFSET, or by seek from anchors kept per version of the store's data. */
-function slicerOf (store: Pick<Store<any>, 'db'> & Partial<Pick<Store<any>, 'dataVersion'>>, keyset: KeysetOptions | undefined): Slicer {
-  const db: Kysely<any> = store.db
-  if (keyset === undefined) return async (shape, offset, limit) => await rowsOf(db, shape.page(limit, offset))
+function slicerOf (db: Kysely<any>, read: Read, store: Partial<Pick<Store<any>, 'dataVersion'>>, keyset: KeysetOptions | undefined): Slicer {
+  if (keyset === undefined) return async (shape, offset, limit) => await read(shape.page(limit, offset))
   if (store.dataVersion === undefined) throw new TypeError('keyset needs a store with a version of its data: its anchors are kept per version.')
-  return keysetSlicer(store.db, keyset, store.dataVersion)
+  return keysetSlicer(db, read, keyset, store.dataVersion)
 }
 
 const COMPARISONS = { equals: '=', min: '>=', max: '<=' } as const

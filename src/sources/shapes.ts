@@ -2,7 +2,7 @@
 // request for a page would otherwise build the query, apply its filters and compile it again, only
 // to send the store the SQL it sent last time; most requests of a mount share a handful of
 // arguments (often none at all), so their shapes are kept, a bounded number of them.
-import type { CompiledQuery, Kysely, SelectQueryBuilder } from 'kysely'
+import type { SelectQueryBuilder } from 'kysely'
 import { compiledOnce } from '../store/compiled.js'
 import { valueKey } from '../value-key.js'
 import type { SortColumn } from './sorted.js'
@@ -30,11 +30,6 @@ export function queryShape<Row> (query: AnyQuery<Row>, sorted?: SortColumn): Que
   // Compiled once for the key and for every stream of it (the store's compiledOnce).
   const { sql, parameters } = compiledOnce(query)
   return { query, key: valueKey(sql, parameters), page: template(2, (limit, offset) => query.limit(limit).offset(offset)), ...(sorted === undefined ? {} : { sorted }) }
-}
-
-/** The rows a compiled query selects. */
-export async function rowsOf<Row> (db: Kysely<any>, query: CompiledQuery<Row>): Promise<Row[]> {
-  return (await db.executeQuery(query)).rows
 }
 
 /**

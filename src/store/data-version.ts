@@ -6,6 +6,7 @@
 // aborts, and reads the same on every connection of every replica in between: an O(1) statement
 // that no write can slip past, since two equal snapshots see the same rows.
 import { sql, type Kysely, type RawBuilder } from 'kysely'
+import { kyselyRead, type Read } from './direct-reads.js'
 import type { StoreOptions } from './options.js'
 
 export function postgresDataVersion (db: Kysely<any>): () => Promise<string> {
@@ -55,8 +56,8 @@ const SERVER_IDENTITY = sql<{ identity: string }>`select concat_ws('/', concat('
  * `total_changes()` (rows this connection changed) and `schema_version` (tables created, dropped,
  * altered) are part of it too.
  */
-export function sqliteDataVersion (db: Kysely<any>): () => Promise<string> {
-  return versionStatement(db, sql.raw<{ version: string }>(SQLITE_DATA_VERSION_SQL))
+export function sqliteDataVersion (db: Kysely<any>, read: Read): () => Promise<string> {
+  return versionStatement(db, sql.raw<{ version: string }>(SQLITE_DATA_VERSION_SQL), read)
 }
 
 /**
@@ -66,8 +67,8 @@ export function sqliteDataVersion (db: Kysely<any>): () => Promise<string> {
 export const SQLITE_DATA_VERSION_SQL = "select (select data_version from pragma_data_version) || ':' || (select schema_version from pragma_schema_version) || ':' || total_changes() as version"
 
 /** A store's data version, read by one statement selecting `version`. */
-export function versionStatement (db: Kysely<any>, statement: RawBuilder<{ version: string }>): () => Promise<string> {
+export function versionStatement (db: Kysely<any>, statement: RawBuilder<{ version: string }>, read: Read = kyselyRead(db)): () => Promise<string> {
   // Compiled once: this runs before every count, and its SQL never changes.
   const query = statement.compile(db)
-  return async () => (await db.executeQuery(query)).rows[0].version
+  return async () => (await read(query))[0].version
 }

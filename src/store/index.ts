@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto'
 import { sql, type Kysely, type RawBuilder } from 'kysely'
 import { batchesOf } from './batches.js'
+import { kyselyRead } from './direct-reads.js'
 import { versionedCountCache, type CountCache } from './count-cache.js'
 import { postgresDataVersion, postgresIdentity, sqliteDataVersion } from './data-version.js'
 import { DEFAULT_ACQUIRE_TIMEOUT_MS, type StoreOptions } from './options.js'
@@ -40,13 +41,14 @@ export async function openStore<DB = GatewayDatabase> (databaseUrl: string, opti
   const shared = (stream: Store<DB>['stream']): Store<DB>['stream'] => perClient(stream, options.streamsPerClient ?? DEFAULT_STREAMS_PER_CLIENT, options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS)
   if (!isPostgresUrl(databaseUrl)) {
     const sqlite = openSqlite<DB>(databaseUrl, options)
-    const version = sqliteDataVersion(sqlite.db)
+    const version = sqliteDataVersion(sqlite.db, sqlite.read)
     // A reopened file's connection counts its changes from scratch: the generation tells them apart.
     const dataVersion = async (): Promise<string> => `${sqlite.generation()}/${await version()}`
     // Another process's connection counts its own versions: this opening's name keeps them apart.
     const opening = randomUUID()
     return await opened(sqlite.db, async () => { await setUp(sqlite.db) }, async () => ({
       kind: 'sqlite',
+      read: sqlite.read,
       stream: shared(sqlite.stream),
       readers: sqlite.readers,
       dataVersion,
@@ -70,7 +72,7 @@ export async function openStore<DB = GatewayDatabase> (databaseUrl: string, opti
       ? versionedCountCache({ version: dataVersion })
       : sharedCountCache({ version: dataVersion, identity, ...sharedTotals })
     const versionTag = async (): Promise<string> => `${identity}/${await dataVersion()}`
-    return { kind: 'postgres', stream: shared((query, chunkSize) => batchesOf(db, query, chunkSize)), readers: postgres.readers, dataVersion, versionTag, counts: observed(counts, options.onCount), probe: probe(db, sql`select 1 as answered`) }
+    return { kind: 'postgres', read: kyselyRead(db), stream: shared((query, chunkSize) => batchesOf(db, query, chunkSize)), readers: postgres.readers, dataVersion, versionTag, counts: observed(counts, options.onCount), probe: probe(db, sql`select 1 as answered`) }
   })
 }
 

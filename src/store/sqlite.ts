@@ -3,10 +3,11 @@
 import { existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, SqliteDialect, type SelectQueryBuilder } from 'kysely'
+import type { SelectQueryBuilder } from 'kysely'
 import { DEFAULT_ACQUIRE_TIMEOUT_MS, queryLogger, type StoreOptions } from './options.js'
 import { batchesOf } from './batches.js'
 import { compiledOnce } from './compiled.js'
+import { directSqlite, type Read } from './direct-reads.js'
 import { SQLITE_DATA_VERSION_SQL } from './data-version.js'
 import { firstBatchOf } from './first-batch.js'
 import { MissingDatabaseError } from './errors.js'
@@ -16,6 +17,8 @@ import { statementCache } from './statements.js'
 import type { Store } from './store.js'
 
 export interface SqliteStore<DB> extends Pick<Store<DB>, 'db' | 'stream' | 'readers'> {
+  /** The rows a select reads, at once while kysely holds no connection (direct-reads.ts). */
+  read: Read
   /** Counts the times the file was reopened (see sqlite-file.ts); 0 for `:memory:`. */
   generation: () => number
 }
@@ -40,8 +43,8 @@ export function openSqlite<DB> (path: string, options: SqliteOptions = {}): Sqli
     const connection = connect(path)
     const statements = statementCache()
     const database = { prepare: (sql: string) => statements.prepare(connection, sql), close: () => { connection.close() } }
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }), log })
-    return { db, stream: (query, chunkSize) => batchesOf(db, query, chunkSize), generation: () => 0, readers: () => NO_READERS }
+    const { db, read } = directSqlite<DB>(database, log, options.onQuery)
+    return { db, read, stream: (query, chunkSize) => batchesOf(db, query, chunkSize), generation: () => 0, readers: () => NO_READERS }
   }
   if (options.create === false && !existsSync(path)) throw new MissingDatabaseError(path)
   mkdirSync(dirname(path), { recursive: true })
@@ -62,9 +65,10 @@ export function openSqlite<DB> (path: string, options: SqliteOptions = {}): Sqli
   })
   // The readers close first, so that the file's own connection, closing last, checkpoints its WAL.
   const database = { prepare: file.prepare, close: () => { readers.close(); file.close() } }
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }), log })
+  const { db, read } = directSqlite<DB>(database, log, options.onQuery)
   return {
     db,
+    read,
     // A stream reads the file the path names: the same check as every other query, first.
     stream: async function * stream<Row> (query: SelectQueryBuilder<any, any, Row>, chunkSize: number): AsyncGenerator<Row[]> {
       file.check()

@@ -3,6 +3,7 @@
 // are remembered. Sources receive it; nothing guesses it again.
 import type { Kysely, SelectQueryBuilder } from 'kysely'
 import type { CountCache } from './count-cache.js'
+import type { Read } from './direct-reads.js'
 
 export const STORE_KINDS = ['sqlite', 'postgres'] as const
 export type StoreKind = typeof STORE_KINDS[number]
@@ -23,6 +24,8 @@ export interface GatewayDatabase {}
 export interface Store<DB = GatewayDatabase> {
   readonly db: Kysely<DB>
   readonly kind: StoreKind
+  /** The rows a compiled select reads: on SQLite at once, while kysely holds no connection (direct-reads.ts); on PostgreSQL through kysely. */
+  read: Read
   /**
    * Every row `query` selects, in order, in batches of about `chunkSize` rows, each read at once (on a
    * connection of its own where one is needed). A `client` (whoever the transport names: a key, an

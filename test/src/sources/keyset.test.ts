@@ -71,7 +71,7 @@ t.test('what a keyset cannot be given is refused at once', async (t) => {
   const store = await openStore(':memory:')
   t.teardown(() => store.close())
   for (const every of [0, -1, 1.5, Number.NaN]) {
-    t.throws(() => keysetSlicer(store.db, { column: 'id', every }, store.dataVersion), RangeError, String(every))
+    t.throws(() => keysetSlicer(store.db, store.read, { column: 'id', every }, store.dataVersion), RangeError, String(every))
   }
   const { db, stream, counts } = store
   t.throws(() => kyselySource({ db, stream, counts }, () => db.withTables<Tables>().selectFrom('numbered').selectAll(), { keyset: { column: 'id' } }), /keyset needs a store with a version of its data/)
