@@ -66,7 +66,7 @@ export function compileMount (mount: Mount, settings: MountSettings): Resource {
     const style = windowStyle(mount, pagingStyle(mount.paging ?? { style: 'lines' }))
     const query = closedQuery(mount.arguments, style.parameters)
     const plan = { source: mount.source, style, url: mount.url, check: argumentChecker({ query, params: mount.params, paging: style }, compile) }
-    return { ...common, query, params: mount.params, bodies: textBodies(style), serve: async (call) => await serveText(plan, call) }
+    return { ...common, query, params: mount.params, bodies: textBodies(style), serve: (call) => serveText(plan, call) }
   }
   if (mount.kind === 'bytes') {
     const windowing = byteWindowing(mount.paging)
@@ -74,7 +74,7 @@ export function compileMount (mount: Mount, settings: MountSettings): Resource {
     const query = closedQuery(mount.arguments, windowing.parameters)
     const check = argumentChecker({ query, params: mount.params, paging: windowing }, compile)
     const plan = { source: mount.source, windowing, mediaType: mount.mediaType, text: isUtf8Text(mount.mediaType), url: mount.url, check }
-    return { ...common, query, params: mount.params, bodies: byteBodies(windowing.schema), mediaType: mount.mediaType, serve: async (call) => await serveBytes(plan, call) }
+    return { ...common, query, params: mount.params, bodies: byteBodies(windowing.schema), mediaType: mount.mediaType, serve: (call) => serveBytes(plan, call) }
   }
   const projection = buildProjection(mount.declaration.schema, { name: `Route '${mount.name}'`, overrides: mount.overrides, timeZone: settings.timeZone })
   const items = recordBodies(mount.declaration, projection, settings, mount.schemaName)
@@ -85,7 +85,7 @@ export function compileMount (mount: Mount, settings: MountSettings): Resource {
     const rowRule = compileRowRule(mount.rowRule, { ...fields, permissions: mount.permissions })
     const query = closedQuery(mount.arguments, {})
     const plan = { source: mount.source, present, projection, rowRule, check: argumentChecker({ query, params: mount.params }, compile) }
-    return { ...common, ...described(mount, rowRule.sentence), query, params: mount.params, bodies: items, affordances, serve: async (call) => await serveRecord(plan, call) }
+    return { ...common, ...described(mount, rowRule.sentence), query, params: mount.params, bodies: items, affordances, serve: (call) => serveRecord(plan, call) }
   }
   const filters = compileFilters(mount.filters, { ...fields, source: mount.source })
   const rowRule = compileRowRule(mount.rowRule, { ...fields, permissions: mount.permissions, source: mount.source, filtered: Object.keys(mount.filters ?? {}) })
@@ -102,7 +102,7 @@ export function compileMount (mount: Mount, settings: MountSettings): Resource {
     query,
     bodies: listBodies(items, envelopeOf(mount, style), mount.schemaName ?? mount.declaration.name),
     affordances,
-    serve: async (call) => await serveList(plan, call)
+    serve: (call) => serveList(plan, call)
   }
 }
 

@@ -76,7 +76,7 @@ export function kyselySource<Args, Row, Out = Row> (
 
 /** Pages by OFFSET, or by seek from anchors kept per version of the store's data. */
 function slicerOf (db: Kysely<any>, read: Read, store: Partial<Pick<Store<any>, 'dataVersion'>>, keyset: KeysetOptions | undefined): Slicer {
-  if (keyset === undefined) return async (shape, offset, limit) => await read(shape.page(limit, offset))
+  if (keyset === undefined) return (shape, offset, limit) => read(shape.page(limit, offset))
   if (store.dataVersion === undefined) throw new TypeError('keyset needs a store with a version of its data: its anchors are kept per version.')
   return keysetSlicer(db, read, keyset, store.dataVersion)
 }
