@@ -134,8 +134,10 @@ async function mcp (app: FastifyInstance, options: McpOptions): Promise<void> {
           const tool = call === undefined ? undefined : named.get(call.name)
           if (call !== undefined && tool !== undefined && refusingCheck(tool.permissions, request.principal) === undefined) {
             const result = await tool.call(call.arguments, (err) => { request.log.error({ err, tool: call.name }, 'tool call failed') }, contextOf(request, call.name))
-            // A Buffer, as the SDK's answer is sent: Fastify would add a charset to a string's type.
-            return await reply.code(200).type('application/json').send(Buffer.from(directAnswer(call, result)))
+            // Sent as the text it is, its type as the SDK's (Fastify would add a charset to a string's
+            // JSON type, except through a serializer of the reply's own). A Buffer of it cost a
+            // page's answer about 7 % of its CPU: one past Node's pool is an allocation of its own.
+            return await reply.code(200).type('application/json').serializer(asWritten).send(directAnswer(call, result))
           }
           // The rest of a 2025 revision's messages, answered whole, as JSON (see answerAsJson).
           const exchange = webRequest(request)
@@ -255,6 +257,9 @@ function webRequest (request: FastifyRequest, signal?: AbortSignal): Request {
 async function sendWhole (reply: FastifyReply, response: Response): Promise<FastifyReply> {
   return await reply.code(response.status).headers(Object.fromEntries(response.headers)).send(Buffer.from(await response.arrayBuffer()))
 }
+
+/** A text already JSON, sent as it is. */
+const asWritten = (text: string): string => text
 
 /** A JSON-RPC request as read from the body, when it is one. */
 interface RpcRequest { jsonrpc: '2.0', id: string | number, method: string }
