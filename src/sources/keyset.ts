@@ -6,7 +6,7 @@
 // skipping fewer than `every` rows. Offsets, page numbers and envelopes stay as they are. A query
 // a caller sorted (sorted.ts) is ordered by the pair (sorted column, key): its anchors are pairs,
 // and a page starts at or after its anchor's pair, a NULL below every value.
-import { sql, type ExpressionBuilder, type ExpressionWrapper, type Kysely, type RawBuilder } from 'kysely'
+import { sql, type CompiledQuery, type ExpressionBuilder, type ExpressionWrapper, type Kysely, type RawBuilder } from 'kysely'
 import { versionedMemo } from '../store/count-cache.js'
 import type { Read } from '../store/direct-reads.js'
 import type { QueryShape } from './shapes.js'
@@ -37,11 +37,11 @@ export function keysetSlicer (db: Kysely<any>, read: Read, options: KeysetOption
   if (!Number.isSafeInteger(every) || every < 1) throw new RangeError(`keyset.every must be a positive integer; got ${every}.`)
   const column = sql.ref(options.column)
   const anchors = versionedMemo<Anchor[]>({ version, maxEntries: KEPT_ANCHORS })
-  // Each shape's seeks compiled once, and forgotten with the shape: from a key, a key and a value, a key and a NULL.
-  const seeks = new WeakMap<QueryShape<any>, Map<Start, Template<any>>>()
+  // Each form's seeks compiled once, and forgotten with its query: from a key, a key and a value, a key and a NULL.
+  const seeks = new WeakMap<object, Map<Start, Template<any>>>()
   const seekOf = <Row>(shape: QueryShape<Row>, start: Start): Template<Row> => {
-    const compiled = seeks.get(shape) ?? new Map<Start, Template<any>>()
-    seeks.set(shape, compiled)
+    const compiled = seeks.get(shape.query) ?? new Map<Start, Template<any>>()
+    seeks.set(shape.query, compiled)
     let seek = compiled.get(start)
     if (seek === undefined) {
       seek = seekTemplate(shape, column, start)
@@ -52,14 +52,14 @@ export function keysetSlicer (db: Kysely<any>, read: Read, options: KeysetOption
   return async (shape, offset, limit) => {
     const index = Math.floor(offset / every)
     if (index === 0) return await read(shape.page(limit, offset))
-    const kept = await anchors.get(shape.key, async () => await anchorsOf(db, shape, column, every))
+    const kept = await anchors.get(shape.key, async () => await read(shape.bind(anchorsOf(db, shape, column, every))))
     // Past the last anchor there are no rows to seek to; OFFSET says so as well as anything.
     if (index >= kept.length) return await read(shape.page(limit, offset))
     const { key, value } = kept[index]
     const skip = offset - index * every
-    if (shape.sorted === undefined) return await read(seekOf(shape, 'key')(key, limit, skip))
-    if (value === null) return await read(seekOf(shape, 'null')(key, limit, skip))
-    return await read(seekOf(shape, 'value')(value, key, limit, skip))
+    if (shape.sorted === undefined) return await read(shape.bind(seekOf(shape, 'key')(key, limit, skip)))
+    if (value === null) return await read(shape.bind(seekOf(shape, 'null')(key, limit, skip)))
+    return await read(shape.bind(seekOf(shape, 'value')(value, key, limit, skip)))
   }
 }
 
@@ -72,14 +72,14 @@ interface Anchor {
 /** What a seek starts from: a key alone (unsorted), a sorted value and a key, or a NULL and a key. */
 type Start = 'key' | 'value' | 'null'
 
-/** The anchors at positions 0, every, 2 × every, …: numbered in one pass, only those returned. */
-async function anchorsOf (db: Kysely<any>, shape: QueryShape<unknown>, column: ReturnType<typeof sql.ref>, every: number): Promise<Anchor[]> {
+/** The statement reading the anchors at positions 0, every, 2 × every, …: numbered in one pass, only those returned. */
+function anchorsOf (db: Kysely<any>, shape: QueryShape<unknown>, column: ReturnType<typeof sql.ref>, every: number): CompiledQuery<Anchor> {
   const { sorted } = shape
   const order = sorted === undefined ? sql`${column}` : sql`${sql.ref(sorted.column)} ${orderWords(sorted.direction)}, ${column}`
   const values = sorted === undefined ? [] : [sql.ref(sorted.column).as('value')]
   const numbered = shape.query.clearSelect().clearOrderBy().select([column.as('key'), ...values, sql<number>`row_number() over (order by ${order})`.as('position')])
   const picked = db.selectFrom(numbered.as('numbered')).select(sorted === undefined ? ['key'] : ['key', 'value'])
-  return await picked.where(sql`(${sql.ref('position')} - 1) % ${sql.lit(every)}`, '=', 0).orderBy('position').execute() as Anchor[]
+  return picked.where(sql`(${sql.ref('position')} - 1) % ${sql.lit(every)}`, '=', 0).orderBy('position').compile() as CompiledQuery<Anchor>
 }
 
 /** The shape's rows from an anchor on, `limit` of them after skipping `offset`: the slots are the start's values, then (limit, offset). */

@@ -10,7 +10,8 @@ import { kyselyRead, type Read } from '../store/direct-reads.js'
 import type { Store } from '../store/store.js'
 import { valueKey } from '../value-key.js'
 import { keysetSlicer, type KeysetOptions, type Slicer } from './keyset.js'
-import { perArguments, queryShape, type AnyQuery } from './shapes.js'
+import { boundShape, KEPT_SHAPES, perArguments, queryForm, type AnyQuery, type QueryShape } from './shapes.js'
+import { bound, slotted } from './template.js'
 import { sortedQuery } from './sorted.js'
 import type { Condition, ListSource, RecordSource, Sort } from './source.js'
 
@@ -49,24 +50,41 @@ export function kyselySource<Args, Row, Out = Row> (
   const read = store.read ?? kyselyRead(db)
   const slice = slicerOf(db, read, store, options.keyset)
   const columns = options.columns ?? {}
-  // Each distinct arguments' query, its COUNT and its page compiled once (shapes.ts).
-  const shapes = perArguments((args: Args, where: readonly Condition[], sort?: Sort) => {
-    const filtered = where.reduce((selected, condition) => applied(selected, condition, columns), query(args))
+  // Each distinct arguments' query, its COUNT and its page compiled once for every form of
+  // conditions, their values bound at each call (shapes.ts).
+  const forms = perArguments((args: Args, where: readonly Condition[], sort?: Sort) => {
+    const markers: object[] = []
+    const filtered = where.reduce((selected, condition) => applied(selected, condition, columns, () => {
+      const { slot, marker } = slotted()
+      markers.push(marker)
+      return slot
+    }), query(args))
     const sorted = sort === undefined ? undefined : { column: columns[sort.field] ?? sort.field, direction: sort.direction }
-    const shape = queryShape(sorted === undefined ? filtered : sortedQuery(filtered, sorted), sorted)
+    const form = queryForm(sorted === undefined ? filtered : sortedQuery(filtered, sorted), markers, sorted)
     // COUNT over the query itself, so filters, joins and DISTINCT count as they select.
-    const counted = db.selectFrom(shape.query.clearOrderBy().as('counted')).select(sql<string | number>`count(*)`.as('count')).compile()
-    return { ...shape, counted, countedKey: valueKey(counted.sql, counted.parameters) }
+    const counted = db.selectFrom(form.query.clearOrderBy().as('counted')).select(sql<string | number>`count(*)`.as('count')).compile()
+    // A form without values is the same shape, and the same COUNT, for every call.
+    return { form, counted, ...(markers.length === 0 ? { fixed: boundShape(form, []), countedKey: valueKey(counted.sql, counted.parameters) } : {}) }
+  }, KEPT_SHAPES, formsOf)
+  const shapes = (args: Args, where: readonly Condition[] = [], sort?: Sort): QueryShape<Row> => {
+    const { form, fixed } = forms(args, where, sort)
+    return fixed ?? boundShape(form, valuesOf(where))
+  }
+  // A whole list streams from a builder of its own values: the store's streams compile builders.
+  const streamed = perArguments((args: Args, where: readonly Condition[], sort?: Sort) => {
+    const filtered = where.reduce((selected, condition) => applied(selected, condition, columns, () => condition.value), query(args))
+    return sort === undefined ? filtered : sortedQuery(filtered, { column: columns[sort.field] ?? sort.field, direction: sort.direction })
   })
   return {
     canFilter: () => true,
     canSort: () => true,
-    count: async (args, where) => {
-      const { counted, countedKey } = shapes(args, where)
-      return await cache.count(countedKey, async () => Number((await read(counted))[0].count))
+    count: async (args, where = []) => {
+      const { form, counted, countedKey } = forms(args, where)
+      const statement = countedKey === undefined ? bound(counted, form.markers, valuesOf(where)) : counted
+      return await cache.count(countedKey ?? valueKey(statement.sql, statement.parameters), async () => Number((await read(statement))[0].count))
     },
     slice: async (args, offset, limit, where, sort) => (await slice(shapes(args, where, sort), offset, limit)).map(decode),
-    stream: (args, where, context, sort) => decoded(store.stream(shapes(args, where, sort).query, chunkSize, context?.client), options.decode),
+    stream: (args, where, context, sort) => decoded(store.stream(streamed(args, where, sort), chunkSize, context?.client), options.decode),
     // The state of the data, and the statement that reads it: the same two always stream the same rows, in the same order.
     ...(versionTag === undefined
       ? {}
@@ -84,17 +102,26 @@ function slicerOf (db: Kysely<any>, read: Read, store: Partial<Pick<Store<any>, 
 const COMPARISONS = { equals: '=', min: '>=', max: '<=' } as const
 
 /**
- * `query` with one condition as a WHERE clause. A prefix compares the column's first characters
- * (`substr`, the same in SQLite and PostgreSQL), so letter case counts in both, and `%` or `_` in
- * the value are just characters.
+ * `query` with one condition as a WHERE clause, its value where `valueOf` puts it (a marker, or the
+ * value itself). A boolean is SQL's own literal: SQLite binds no booleans, and reads TRUE and FALSE
+ * as 1 and 0. A prefix compares the column's first characters (`substr`, the same in SQLite and
+ * PostgreSQL), so letter case counts in both, and `%` or `_` in the value are just characters.
  */
-function applied<Row> (query: AnyQuery<Row>, { field, op, value }: Condition, columns: Readonly<Record<string, string>>): AnyQuery<Row> {
+function applied<Row> (query: AnyQuery<Row>, { field, op, value }: Condition, columns: Readonly<Record<string, string>>, valueOf: () => unknown): AnyQuery<Row> {
   const column = sql.ref(columns[field] ?? field)
-  // A boolean as SQL's own literal: SQLite binds no booleans, and reads TRUE and FALSE as 1 and 0.
   if (typeof value === 'boolean') return query.where(column, '=', sql.lit(value))
-  if (op !== 'prefix') return query.where(column, COMPARISONS[op], value)
-  const text = value as string
-  return query.where(sql`substr(${column}, 1, ${sql.lit([...text].length)})`, '=', text)
+  if (op !== 'prefix') return query.where(column, COMPARISONS[op], valueOf())
+  return query.where(sql`substr(${column}, 1, ${sql.lit([...(value as string)].length)})`, '=', valueOf())
+}
+
+/** What of each condition its query's SQL holds: the field and the comparison, a boolean (a literal) and a prefix's length. */
+function formsOf (where: readonly Condition[]): unknown[] {
+  return where.map(({ field, op, value }) => typeof value === 'boolean' ? [field, op, value] : op === 'prefix' ? [field, op, [...(value as string)].length] : [field, op])
+}
+
+/** The values a call binds, in the order applied() asked for their markers: every condition's but a boolean's. */
+function valuesOf (where: readonly Condition[]): unknown[] {
+  return where.flatMap(({ value }) => typeof value === 'boolean' ? [] : [value])
 }
 
 export function kyselyRecordSource<Args, Row, Out = Row> (

@@ -12,12 +12,32 @@ export type Slot = RawBuilder<any>
 /** The statement with these values in its slots, in the order the slots were given to `build`. */
 export type Template<Row> = (...values: readonly unknown[]) => CompiledQuery<Row>
 
+/** A value of each call, in a statement built once for every call: `slot` where it goes in the query, `marker` among the compiled parameters. */
+export interface Slotted {
+  readonly slot: Slot
+  readonly marker: object
+}
+
+export function slotted (): Slotted {
+  // An object of its own: no value a query holds can be mistaken for it.
+  const marker = {}
+  return { slot: sql`${marker}`, marker }
+}
+
+/** `compiled` with `values[i]` wherever `markers[i]` is among its parameters, as a run of it. */
+export function bound<Row> (compiled: CompiledQuery<Row>, markers: readonly object[], values: readonly unknown[]): CompiledQuery<Row> {
+  const parameters = compiled.parameters.map((parameter) => {
+    const at = markers.indexOf(parameter as object)
+    return at === -1 ? parameter : values[at]
+  })
+  return { sql: compiled.sql, parameters, query: compiled.query, queryId: createQueryId() }
+}
+
 /** `build`'s statement, compiled once, with `slots` values given at each run. */
 export function template<Row> (slots: number, build: (...slots: Slot[]) => Compilable<Row>): Template<Row> {
-  // Objects of their own: no value a query holds can be mistaken for one.
-  const markers = Array.from({ length: slots }, () => ({}))
-  const compiled = build(...markers.map((marker) => sql`${marker}`)).compile()
-  const places = markers.map((marker, slot) => {
+  const values = Array.from({ length: slots }, slotted)
+  const compiled = build(...values.map(({ slot }) => slot)).compile()
+  const places = values.map(({ marker }, slot) => {
     const at = compiled.parameters.flatMap((parameter, index) => parameter === marker ? [index] : [])
     if (at.length === 0) throw new TypeError(`Slot ${slot} is not in the statement: ${compiled.sql}`)
     return at

@@ -1,6 +1,7 @@
-// Deep pages by seek: every slice equals the OFFSET slice of the same query, filtered or not, on
-// SQLite and PostgreSQL; a deep page seeks from an anchor and skips fewer rows than the anchors'
-// spacing; the anchors are read once per version of the data, and again after a write.
+// Deep pages by seek: every slice equals the OFFSET slice of the same query, filtered or not (by its
+// arguments, or by a condition of any value), on SQLite and PostgreSQL; a deep page seeks from an
+// anchor and skips fewer rows than the anchors' spacing; the anchors are read once per version of
+// the data, and again after a write.
 import t, { type Test } from 'tap'
 import fc from 'fast-check'
 import { kyselySource } from '../../../src/sources/index.js'
@@ -44,6 +45,13 @@ async function checks (t: Test, store: Store<any>, queries: string[], alone: boo
     }), { seed: SEED, numRuns: NUM_RUNS })
     t.strictSame((await seeking.slice({}, 2_499, 5)).map((row) => row.id), [7_500], 'the last row')
     t.strictSame(await seeking.slice({}, ROWS, 5), [], 'past the end, nothing')
+  })
+
+  t.test('under a filter, any slice is the OFFSET slice, whatever the filter\'s value: its anchors and seeks bind it', async (t) => {
+    await fc.assert(fc.asyncProperty(fc.integer({ min: 0, max: 3 * ROWS }), fc.integer({ min: 0, max: ROWS }), fc.integer({ min: 1, max: 250 }), async (from, offset, limit) => {
+      const where = [{ field: 'id', op: 'min' as const, value: from }]
+      t.strictSame(await seeking.slice({ odd: true }, offset, limit, where), await skipping.slice({ odd: true }, offset, limit, where))
+    }), { seed: SEED, numRuns: NUM_RUNS })
   })
 
   t.test('a deep page seeks from an anchor, and the anchors are read once per version', async (t) => {
