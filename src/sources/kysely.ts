@@ -10,9 +10,9 @@ import { kyselyRead, type Read } from '../store/direct-reads.js'
 import type { Store } from '../store/store.js'
 import { valueKey } from '../value-key.js'
 import { keysetSlicer, type KeysetOptions, type Slicer } from './keyset.js'
-import { boundShape, KEPT_SHAPES, perArguments, queryForm, type AnyQuery, type QueryShape } from './shapes.js'
+import { boundShape, KEPT_SHAPES, perArguments, queryForm, type AnyQuery } from './shapes.js'
 import { bound, slotted } from './template.js'
-import { sortedQuery } from './sorted.js'
+import { sortedQuery, type SortColumn } from './sorted.js'
 import type { Condition, ListSource, RecordSource, Sort } from './source.js'
 
 export interface KyselySourceOptions<Row, Out> {
@@ -50,45 +50,47 @@ export function kyselySource<Args, Row, Out = Row> (
   const read = store.read ?? kyselyRead(db)
   const slice = slicerOf(db, read, store, options.keyset)
   const columns = options.columns ?? {}
-  // Each distinct arguments' query, its COUNT and its page compiled once for every form of
-  // conditions, their values bound at each call (shapes.ts).
+  /** The arguments' query with the conditions (each value where `valueOf` puts it), ordered by the sort's column first. */
+  const built = (args: Args, where: readonly Condition[], sort: Sort | undefined, valueOf: (condition: Condition) => unknown): { query: AnyQuery<Row>, sorted?: SortColumn } => {
+    const filtered = where.reduce((selected, condition) => applied(selected, condition, columns, () => valueOf(condition)), query(args))
+    if (sort === undefined) return { query: filtered }
+    const sorted = { column: columns[sort.field] ?? sort.field, direction: sort.direction }
+    return { query: sortedQuery(filtered, sorted), sorted }
+  }
+  // Each distinct arguments' query, its COUNT and its page built and compiled once for every form of
+  // conditions (shapes.ts), and bound to each distinct values of them once.
   const forms = perArguments((args: Args, where: readonly Condition[], sort?: Sort) => {
     const markers: object[] = []
-    const filtered = where.reduce((selected, condition) => applied(selected, condition, columns, () => {
+    const { query: selected, sorted } = built(args, where, sort, () => {
       const { slot, marker } = slotted()
       markers.push(marker)
       return slot
-    }), query(args))
-    const sorted = sort === undefined ? undefined : { column: columns[sort.field] ?? sort.field, direction: sort.direction }
-    const form = queryForm(sorted === undefined ? filtered : sortedQuery(filtered, sorted), markers, sorted)
+    })
+    const form = queryForm(selected, markers, sorted)
     // COUNT over the query itself, so filters, joins and DISTINCT count as they select.
-    const counted = db.selectFrom(form.query.clearOrderBy().as('counted')).select(sql<string | number>`count(*)`.as('count')).compile()
-    // A form without values is the same shape, and the same COUNT, for every call.
-    return { form, counted, ...(markers.length === 0 ? { fixed: boundShape(form, []), countedKey: valueKey(counted.sql, counted.parameters) } : {}) }
+    return { form, counted: db.selectFrom(selected.clearOrderBy().as('counted')).select(sql<string | number>`count(*)`.as('count')).compile() }
   }, KEPT_SHAPES, formsOf)
-  const shapes = (args: Args, where: readonly Condition[] = [], sort?: Sort): QueryShape<Row> => {
-    const { form, fixed } = forms(args, where, sort)
-    return fixed ?? boundShape(form, valuesOf(where))
-  }
-  // A whole list streams from a builder of its own values: the store's streams compile builders.
-  const streamed = perArguments((args: Args, where: readonly Condition[], sort?: Sort) => {
-    const filtered = where.reduce((selected, condition) => applied(selected, condition, columns, () => condition.value), query(args))
-    return sort === undefined ? filtered : sortedQuery(filtered, { column: columns[sort.field] ?? sort.field, direction: sort.direction })
+  const shapes = perArguments((args: Args, where: readonly Condition[], sort?: Sort) => {
+    const { form, counted } = forms(args, where, sort)
+    const values = valuesOf(where)
+    const counting = bound(counted, form.markers, values)
+    return { shape: boundShape(form, values), counted: counting, countedKey: valueKey(counting.sql, counting.parameters) }
   })
+  // A whole list streams from a builder of its own values: the store's streams compile builders.
+  const streamed = perArguments((args: Args, where: readonly Condition[], sort?: Sort) => built(args, where, sort, (condition) => condition.value).query)
   return {
     canFilter: () => true,
     canSort: () => true,
-    count: async (args, where = []) => {
-      const { form, counted, countedKey } = forms(args, where)
-      const statement = countedKey === undefined ? bound(counted, form.markers, valuesOf(where)) : counted
-      return await cache.count(countedKey ?? valueKey(statement.sql, statement.parameters), async () => Number((await read(statement))[0].count))
+    count: async (args, where) => {
+      const { counted, countedKey } = shapes(args, where)
+      return await cache.count(countedKey, async () => Number((await read(counted))[0].count))
     },
-    slice: async (args, offset, limit, where, sort) => (await slice(shapes(args, where, sort), offset, limit)).map(decode),
+    slice: async (args, offset, limit, where, sort) => (await slice(shapes(args, where, sort).shape, offset, limit)).map(decode),
     stream: (args, where, context, sort) => decoded(store.stream(streamed(args, where, sort), chunkSize, context?.client), options.decode),
     // The state of the data, and the statement that reads it: the same two always stream the same rows, in the same order.
     ...(versionTag === undefined
       ? {}
-      : { version: async (args: Args, where?: readonly Condition[], sort?: Sort) => hash('sha256', `${await versionTag()}\n${shapes(args, where, sort).key}`, 'base64url') })
+      : { version: async (args: Args, where?: readonly Condition[], sort?: Sort) => hash('sha256', `${await versionTag()}\n${shapes(args, where, sort).shape.key}`, 'base64url') })
   }
 }
 
@@ -121,7 +123,9 @@ function formsOf (where: readonly Condition[]): unknown[] {
 
 /** The values a call binds, in the order applied() asked for their markers: every condition's but a boolean's. */
 function valuesOf (where: readonly Condition[]): unknown[] {
-  return where.flatMap(({ value }) => typeof value === 'boolean' ? [] : [value])
+  const values: unknown[] = []
+  for (const { value } of where) if (typeof value !== 'boolean') values.push(value)
+  return values
 }
 
 export function kyselyRecordSource<Args, Row, Out = Row> (

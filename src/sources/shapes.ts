@@ -29,7 +29,7 @@ export interface QueryShape<Row> {
   /** A statement built from `query` and compiled, with the call's values where their markers are. */
   readonly bind: <R>(compiled: CompiledQuery<R>) => CompiledQuery<R>
   /** The column a caller's sort orders it by first (sorted.ts), if any. */
-  readonly sorted?: SortColumn
+  readonly sorted: SortColumn | undefined
 }
 
 /** A query built and compiled once for every call of one form; `markers` stand for the calls' values, in order. */
@@ -38,22 +38,22 @@ export interface QueryForm<Row> {
   readonly statement: CompiledQuery<Row>
   readonly page: Template<Row>
   readonly markers: readonly object[]
-  readonly sorted?: SortColumn
+  readonly sorted: SortColumn | undefined
 }
 
 export function queryForm<Row> (query: AnyQuery<Row>, markers: readonly object[], sorted?: SortColumn): QueryForm<Row> {
   // Compiled once for the key (the store's compiledOnce).
-  return { query, statement: compiledOnce(query), page: template(2, (limit, offset) => query.limit(limit).offset(offset)), markers, ...(sorted === undefined ? {} : { sorted }) }
+  return { query, statement: compiledOnce(query), page: template(2, (limit, offset) => query.limit(limit).offset(offset)), markers, sorted }
 }
 
-/** `form` as a call with `values` (one for each of its markers) runs it; a form without markers, once for all its calls. */
+/** `form` with the `values` of a call (one for each of its markers), as the call runs it. */
 export function boundShape<Row> (form: QueryForm<Row>, values: readonly unknown[]): QueryShape<Row> {
   const { query, statement, page, markers, sorted } = form
-  const common = { query, ...(sorted === undefined ? {} : { sorted }) }
-  if (markers.length === 0) return { ...common, key: valueKey(statement.sql, statement.parameters), page, bind: (compiled) => compiled }
+  if (markers.length === 0) return { query, sorted, key: valueKey(statement.sql, statement.parameters), page, bind: (compiled) => compiled }
   const bind = <R>(compiled: CompiledQuery<R>): CompiledQuery<R> => bound(compiled, markers, values)
   const named = bind(statement)
-  return { ...common, key: valueKey(named.sql, named.parameters), page: (limit, offset) => bind(page(limit, offset)), bind }
+  // Written out, not spread: an object spread followed by a property of its own costs V8 about a microsecond.
+  return { query, sorted, key: valueKey(named.sql, named.parameters), page: (limit, offset) => bind(page(limit, offset)), bind }
 }
 
 /**
