@@ -121,7 +121,7 @@ export async function serveList (plan: ListPlan, call: Call): Promise<Served> {
     const style = plan.style.uncounted as UncountedPaging
     const window = style.window(paging)
     const read = await inSpan('slice', () => source.window(args, window.offset, window.limit, where, call))
-    return counted(call, read.rows.length, style.envelope(project(read.rows), { ...window, keep: sent }, read))
+    return counted(call, read.rows.length, style.envelope(project(read.rows), repeating(window, sent), read))
   }
   // A page is its rows' name and the call's arguments (paging, and the filters and sort its hints repeat).
   const key = version === undefined || kept === undefined ? undefined : valueKey(await version(args, where), [checked.args, paging, ruled])
@@ -199,7 +199,15 @@ export async function paged<Item> (style: PagingStyle, paging: Readonly<Record<s
   const total = await items.count()
   const window = style.window(paging, total)
   const page = window.limit > 0 && window.offset < total ? await items.slice(window.offset, window.limit) : []
-  return style.envelope(project(page), { ...window, keep })
+  return style.envelope(project(page), repeating(window, keep))
+}
+
+/**
+ * `window` and the arguments its hints repeat. Assigned rather than spread: an object spread followed
+ * by a property of its own costs V8 about a microsecond, and every page makes one.
+ */
+function repeating<W extends object> (window: W, keep: readonly string[]): W & { keep: readonly string[] } {
+  return Object.assign({}, window, { keep })
 }
 
 /**
