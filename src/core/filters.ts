@@ -50,15 +50,17 @@ export function compileFilters (filters: Filters | undefined, context: FilterCon
   return {
     parameters,
     split: (checked) => {
-      const args: Record<string, unknown> = { ...checked }
       const where: Condition[] = []
       const sent: string[] = []
       for (const { name, field, op, value } of arguments_) {
-        if (args[name] === undefined) continue
-        where.push({ field, op, value: value(args[name] as string | number | boolean) })
+        if (checked[name] === undefined) continue
+        where.push({ field, op, value: value(checked[name] as string | number | boolean) })
         sent.push(name)
-        delete args[name]
       }
+      // The rest copied, not the whole copied and the filters deleted: a deleted property leaves V8's
+      // object in its slow, dictionary mode, and every key this request makes from it pays for that.
+      const args: Record<string, unknown> = {}
+      for (const name of Object.keys(checked)) if (!sent.includes(name)) args[name] = checked[name]
       return { args, where, sent }
     }
   }
