@@ -126,7 +126,12 @@ function withScopes (keys: readonly ApiKey[]): ConfiguredKey[] {
 }
 
 function knownKeys (configured: readonly ConfiguredKey[]): KnownKey[] {
-  return configured.map(({ key, ...rest }) => ({ digest: sha256(key), ...rest }))
+  return configured.map(({ key, scopes, claims }) => {
+    const digest = sha256(key)
+    // The caller it names, made once: every request with the key is that same caller.
+    const principal: Principal = Object.freeze({ keyId: keyIdOf(digest), scopes, ...(claims === undefined ? {} : { claims }) })
+    return { digest, scopes, ...(claims === undefined ? {} : { claims }), principal }
+  })
 }
 
 /**
@@ -136,12 +141,7 @@ function knownKeys (configured: readonly ConfiguredKey[]): KnownKey[] {
 export function principalOfKey (key: string, keys: readonly ApiKey[]): Principal | undefined {
   const presented = sha256(key)
   const known = matching(knownKeys(withScopes(keys)), presented)
-  return known === undefined ? undefined : principalOf(known, presented)
-}
-
-/** The caller a configured key names: its fingerprint, its scopes, its claims. */
-function principalOf ({ scopes, claims }: KnownKey, presented: Buffer): Principal {
-  return { keyId: keyIdOf(presented), scopes, ...(claims === undefined ? {} : { claims }) }
+  return known?.principal
 }
 
 /** The key whose digest is `presented`, compared with every one without stopping at a match. */
@@ -154,9 +154,10 @@ function keyIdOf (digest: Buffer): string {
   return digest.toString('hex').slice(0, 12)
 }
 
-/** A configured key as it is kept: its digest, never its text, its scopes and its claims. */
+/** A configured key as it is kept: its digest, never its text, its scopes and its claims, and the caller it names (its fingerprint, its scopes, its claims). */
 interface KnownKey extends Omit<ConfiguredKey, 'key'> {
   readonly digest: Buffer
+  readonly principal: Principal
 }
 
 /** Keys alone, or keys and tokens: the challenge then names where the resource's metadata is. */
@@ -197,7 +198,7 @@ function authenticate (request: FastifyRequest, credentials: Credentials, hint: 
   }
   const presented = sha256(match[1])
   const known = matching(keys, presented)
-  if (known !== undefined) return principalOf(known, presented)
+  if (known !== undefined) return known.principal
   if (tokens !== undefined && looksLikeToken(match[1])) return verified(request, tokens(match[1]), credentials, hint)
   throw withChallenge(unauthorized('The bearer key is not valid: send one of the configured keys (API_KEYS).', hint), `${challenge}, error="invalid_token"`)
 }
