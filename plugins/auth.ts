@@ -126,11 +126,10 @@ function withScopes (keys: readonly ApiKey[]): ConfiguredKey[] {
 }
 
 function knownKeys (configured: readonly ConfiguredKey[]): KnownKey[] {
-  return configured.map(({ key, scopes, claims }) => {
+  return configured.map(({ key, ...rest }) => {
     const digest = sha256(key)
     // The caller it names, made once: every request with the key is that same caller.
-    const principal: Principal = Object.freeze({ keyId: keyIdOf(digest), scopes, ...(claims === undefined ? {} : { claims }) })
-    return { digest, scopes, ...(claims === undefined ? {} : { claims }), principal }
+    return { digest, ...rest, principal: Object.freeze({ keyId: keyIdOf(digest), ...rest }) }
   })
 }
 

@@ -35,9 +35,9 @@ export function bound<Row> (compiled: CompiledQuery<Row>, markers: readonly obje
 
 /** `build`'s statement, compiled once, with `slots` values given at each run. */
 export function template<Row> (slots: number, build: (...slots: Slot[]) => Compilable<Row>): Template<Row> {
-  const values = Array.from({ length: slots }, slotted)
-  const compiled = build(...values.map(({ slot }) => slot)).compile()
-  const places = values.map(({ marker }, slot) => {
+  const placed = Array.from({ length: slots }, slotted)
+  const compiled = build(...placed.map(({ slot }) => slot)).compile()
+  const places = placed.map(({ marker }, slot) => {
     const at = compiled.parameters.flatMap((parameter, index) => parameter === marker ? [index] : [])
     if (at.length === 0) throw new TypeError(`Slot ${slot} is not in the statement: ${compiled.sql}`)
     return at
