@@ -1,7 +1,7 @@
 // Who is calling, and may they? Bearer keys, compared in constant time, then (when identity
 // providers are trusted) bearer tokens from them; then the route's permission checks, the scopes
 // among them. Without configured keys one is generated (with every scope) and logged once, never again.
-import { hash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { hash, randomBytes } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { ApiKey } from '../src/config.js'
@@ -144,18 +144,29 @@ export function principalOfKey (key: string, keys: readonly ApiKey[]): Principal
 }
 
 /** The key whose digest is `presented`, compared with every one without stopping at a match. */
-function matching (keys: readonly KnownKey[], presented: Buffer): KnownKey | undefined {
-  return keys.reduce<KnownKey | undefined>((found, key) => timingSafeEqual(key.digest, presented) ? key : found, undefined)
+function matching (keys: readonly KnownKey[], presented: string): KnownKey | undefined {
+  return keys.reduce<KnownKey | undefined>((found, key) => sameDigest(key.digest, presented) ? key : found, undefined)
+}
+
+/**
+ * Whether two digests are the same, every character compared whatever the first difference, as
+ * `timingSafeEqual` compares Buffers. What is compared is a digest, never a key: a difference's
+ * place tells nothing of the key either way.
+ */
+function sameDigest (a: string, b: string): boolean {
+  let difference = a.length ^ b.length
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i)
+  return difference === 0
 }
 
 /** A key's fingerprint, as logs and metrics name its caller: never the key. */
-function keyIdOf (digest: Buffer): string {
-  return digest.toString('hex').slice(0, 12)
+function keyIdOf (digest: string): string {
+  return Buffer.from(digest, 'base64').toString('hex').slice(0, 12)
 }
 
 /** A configured key as it is kept: its digest, never its text, its scopes and its claims, and the caller it names (its fingerprint, its scopes, its claims). */
 interface KnownKey extends Omit<ConfiguredKey, 'key'> {
-  readonly digest: Buffer
+  readonly digest: string
   readonly principal: Principal
 }
 
@@ -225,7 +236,11 @@ function withChallenge (error: Error, challenge: string): Error {
   return Object.assign(error, { headers: { 'WWW-Authenticate': challenge } })
 }
 
-/** In one call rather than a Hash object per request. */
-function sha256 (text: string): Buffer {
-  return hash('sha256', text, 'buffer')
+/**
+ * A key's SHA-256, in one call rather than a Hash object per request, in base64: a Buffer of it
+ * would be an allocation of its own on every keyed request (about 1 µs in a loop against 0.25, and
+ * more under load, with its collection).
+ */
+function sha256 (text: string): string {
+  return hash('sha256', text, 'base64')
 }

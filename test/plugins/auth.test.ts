@@ -1,6 +1,7 @@
 // Bearer keys and permission checks: 401 with a challenge, 403 naming the check or the missing
 // scope, keys never logged; a key's claims on its principal; a key generated only when there is no
 // other way in.
+import { createHash } from 'node:crypto'
 import t from 'tap'
 import requestId from '../../plugins/request-id.js'
 import Fastify, { type FastifyInstance } from 'fastify'
@@ -112,6 +113,8 @@ t.test('the right key passes, with a key id that is not the key', async (t) => {
   t.equal(res.statusCode, 200)
   const { principal } = res.json()
   t.match(principal.keyId, /^[0-9a-f]{12}$/)
+  // The fingerprint logs, metrics and limits name the caller by: the key's SHA-256 in hex, cut, whatever form the digest is kept in.
+  t.equal(principal.keyId, createHash('sha256').update(KEY).digest('hex').slice(0, 12))
   t.not(principal.keyId, KEY)
   t.notOk(KEY.includes(principal.keyId))
 })
