@@ -29,8 +29,9 @@ export function namedRows (statement: SQLite.Statement, schema: () => number): K
   /** Whole runs read arrays (once one returned many rows), unless the names cannot be set as read. */
   let arrays = false
   let settable = true
-  /** The names of the whole runs, and the schema version they were compiled at (undefined: read them again). */
+  /** The names of the whole runs, their row maker, and the schema version they were compiled at (undefined: read them again). */
   let names: readonly string[] = []
+  let make: RowMaker = rowMaker(names)
   let compiledAt: number | undefined
 
   function all (parameters: readonly unknown[]): unknown[] {
@@ -41,12 +42,16 @@ export function namedRows (statement: SQLite.Statement, schema: () => number): K
     }
     const before = compiledAt === undefined ? schema() : undefined
     const rows = statement.raw(true).all(parameters) as Values[]
-    if (before === undefined && schema() === compiledAt) return named(rows, names)
+    if (before === undefined && schema() === compiledAt) return named(rows, make)
     // First run as arrays, or the schema changed: this run's names, kept with the version read before
     // the run (or none, after a change: the next run reads them again, with the version before it).
-    names = columnNames(statement)
+    const read = columnNames(statement)
     compiledAt = before
-    if (canSet(names)) return named(rows, names)
+    if (canSet(read)) {
+      if (!sameNames(read, names)) make = rowMaker(read)
+      names = read
+      return named(rows, make)
+    }
     settable = arrays = false
     return statement.raw(false).all(parameters)
   }
@@ -54,14 +59,14 @@ export function namedRows (statement: SQLite.Statement, schema: () => number): K
   function iterate (parameters: readonly unknown[]): IterableIterator<unknown> {
     if (!settable) return statement.raw(false).iterate(parameters)
     let rows = statement.raw(true).iterate(parameters) as IterableIterator<unknown>
-    let streamNames: readonly string[] | undefined
+    let streamMake: RowMaker | undefined
     const iterator: IterableIterator<unknown> = {
       next: () => {
         const next = rows.next()
         // Not settable (found out below): the stream reads objects from then on.
         if (next.done === true || !settable) return next
-        if (streamNames === undefined) {
-          streamNames = columnNames(statement)
+        if (streamMake === undefined) {
+          const streamNames = columnNames(statement)
           if (!canSet(streamNames)) {
             // Nothing was handed out yet: the stream starts again, read by better-sqlite3.
             rows.return!()
@@ -69,8 +74,10 @@ export function namedRows (statement: SQLite.Statement, schema: () => number): K
             rows = statement.raw(false).iterate(parameters)
             return rows.next()
           }
+          // The whole runs' maker when the names are theirs: a statement's streams make it once.
+          streamMake = sameNames(streamNames, names) ? make : rowMaker(streamNames)
         }
-        return { done: false, value: rowOf(next.value as Values, streamNames) }
+        return { done: false, value: streamMake(next.value as Values) }
       },
       return: (value?: unknown) => rows.return!(value),
       [Symbol.iterator]: () => iterator
@@ -98,14 +105,29 @@ function canSet (names: readonly string[]): boolean {
 }
 
 /** Each array of `rows` replaced by its row, in place. */
-function named (rows: Values[], names: readonly string[]): Row[] {
+function named (rows: Values[], make: RowMaker): Row[] {
   const out = rows as unknown as Row[]
-  for (let i = 0; i < rows.length; i++) out[i] = rowOf(rows[i], names)
+  for (let i = 0; i < rows.length; i++) out[i] = make(rows[i])
   return out
 }
 
-function rowOf (values: Values, names: readonly string[]): Row {
-  const row: Row = {}
-  for (let i = 0; i < names.length; i++) row[names[i]] = values[i]
-  return row
+function sameNames (a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((name, i) => name === b[i])
+}
+
+/** Makes the row of one array of values. */
+type RowMaker = (values: Values) => Row
+
+/**
+ * A function returning `{ "<name 0>": values[0], ... }`: an object literal of the names, written
+ * once per statement's names. Setting them one by one by name, each row's object passed through a
+ * shape per column, at a store V8 cannot specialise (one site for every name and shape): about 360
+ * instructions a value. The literal makes each row at once, of one shape. Each name is written as
+ * JSON writes a string, which JavaScript reads as the same string; canSet has kept out `__proto__`,
+ * which a literal would take for the prototype, and a name twice.
+ */
+function rowMaker (names: readonly string[]): RowMaker {
+  const fields = names.map((name, i) => `${JSON.stringify(name)}: values[${i}]`)
+  // eslint-disable-next-line no-new-func -- the code is the literal above, of names written as JSON strings.
+  return new Function('values', `return { ${fields.join(', ')} }`) as RowMaker
 }

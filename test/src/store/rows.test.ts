@@ -57,6 +57,22 @@ t.test('a run of many rows switches its statement to arrays; the rows are the sa
   t.equal(looks(), 3, 'and read after each later run')
 })
 
+t.test('columns named with what a string literal escapes are the keys better-sqlite3 reads, run whole or streamed', async (t) => {
+  const connection = database()
+  // Quotes, a backslash, line breaks (U+2028 among them), what closes a literal or a template, and names an object has already.
+  const names = ['a"b', 'c\\d', 'e\nf', 'g\u2028h', "i'j", 'k`l$' + '{m}', '}) + (', 'constructor', 'toString', '1']
+  const sql = `select ${names.map((name, i) => `${i} as "${name.replaceAll('"', '""')}"`).join(', ')} from (select 1 union all select 2) join (select 1 from entries)`
+  numbered(connection, NAMES_FROM_ROWS)
+  const { statement } = kept(connection, sql)
+  const expected = asRead(connection, sql)
+  t.equal(expected.length, 2 * NAMES_FROM_ROWS)
+  for (let run = 0; run < 3; run++) {
+    same(t, statement.all([]), expected, `whole, run ${run + 1}`)
+    same(t, [...statement.iterate([])], expected, `streamed, run ${run + 1}`)
+  }
+  t.strictSame(Object.keys((statement.all([]) as object[])[0]), ['1', ...names.slice(0, -1)], 'every name a key of its own, an index first as JavaScript orders it')
+})
+
 t.test('the schema changes between two runs: each run is named by its own columns', async (t) => {
   const connection = database()
   numbered(connection, 40)
