@@ -1,3 +1,5 @@
+import { isDeepStrictEqual } from 'node:util'
+import fc from 'fast-check'
 import t from 'tap'
 import Type from 'typebox'
 import { choices, Decimal, defineFormatter, formatted, handle, hidden, label, Nullable, timestamp } from '../../../src/declare/index.js'
@@ -150,6 +152,29 @@ t.test('a list is projected row by row, in order', async (t) => {
   const projection = buildProjection(Type.Object({ id: Type.Integer(), secret: hidden(Type.String()) }), { name: 'test' })
   t.strictSame(projectPayload(deepFreeze([{ id: 1, secret: 'a' }, { id: 2, secret: 'b' }]), projection), [{ id: 1 }, { id: 2 }])
   t.strictSame(projectPayload([], projection), [])
+})
+
+t.test('a list of records of several shapes is projected as each record is alone, key for key and in order', async (t) => {
+  const projection = buildProjection(Type.Object({
+    id: handle(Type.Integer()),
+    secret: hidden(Type.String()),
+    price: formatted(Decimal(), euros),
+    priority: choices(PRIORITIES)
+  }), { name: 'test' })
+  const key = fc.constantFrom('id', 'secret', 'price', 'priority', 'extra', 'a"b', '1', '__proto__')
+  const value = fc.oneof(fc.integer({ min: 0, max: 3 }), fc.constant(null), fc.string({ maxLength: 3 }))
+  // JSON.parse makes `__proto__` an own key, as a row read from JSON may have it.
+  const row = fc.uniqueArray(fc.tuple(key, value), { selector: ([name]) => name, maxLength: 6 })
+    .map((entries) => JSON.parse(`{${entries.map(([name, held]) => `${JSON.stringify(name)}:${JSON.stringify(held)}`).join(',')}}`) as unknown)
+  const list = fc.array(fc.oneof({ weight: 8, arbitrary: row }, { weight: 1, arbitrary: fc.constantFrom(null, 'x', [1]) }), { maxLength: 12 })
+  fc.assert(fc.property(list, (rows) => {
+    const frozen = deepFreeze(rows)
+    const projected = projectPayload(frozen, projection) as unknown[]
+    const alone = frozen.map((item) => projectPayload(item, projection))
+    return JSON.stringify(projected) === JSON.stringify(alone) && isDeepStrictEqual(projected, alone) &&
+      projected.every((item, i) => typeof item !== 'object' || item === null || Object.getPrototypeOf(item) === Object.getPrototypeOf(alone[i]))
+  }), { seed: 31_2026, numRuns: 300 })
+  t.pass('every drawn list was projected as its records alone')
 })
 
 t.test('what is not a record passes through', async (t) => {
