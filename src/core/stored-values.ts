@@ -12,12 +12,24 @@ import { problem } from './errors.js'
 export function refusingNulls<Row, Presented> (record: { readonly name: string, readonly schema: TObject }, present: (row: Row) => Presented): (row: Row) => Presented {
   const fields = Object.entries(record.schema.properties).filter(([, schema]) => refusesNull(schema)).map(([name]) => name)
   if (fields.length === 0) return present
+  const firstNull = nullFinder(fields)
   return (row) => {
-    for (const field of fields) {
-      if ((row as Record<string, unknown>)[field] === null) throw storedNull(record.name, field)
-    }
+    const field = firstNull(row)
+    if (field !== undefined) throw storedNull(record.name, field)
     return present(row)
   }
+}
+
+/**
+ * The first of `fields` a row holds null in, or undefined: `row["<field>"] === null ? "<field>" :
+ * ...`, written once for the declaration, each name as JSON writes a string, which JavaScript reads
+ * as the same string. A loop reading `row[field]` is one read for every field, which V8 cannot
+ * specialise (megamorphic: about 150 instructions a field, 30,000 of a 50-entry page's 2 million).
+ */
+function nullFinder (fields: readonly string[]): (row: unknown) => string | undefined {
+  const tests = fields.map((field) => `row[${JSON.stringify(field)}] === null ? ${JSON.stringify(field)} : `)
+  // eslint-disable-next-line no-new-func -- the code is the comparisons above, of names written as JSON strings.
+  return new Function('row', `return ${tests.join('')}undefined`) as (row: unknown) => string | undefined
 }
 
 /** The refusal of a row whose `field` holds what its declaration does not admit, saying `why`. */

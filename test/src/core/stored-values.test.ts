@@ -69,3 +69,15 @@ t.test('a record every field of which admits null presents its rows unchecked', 
   const present = (row: object): object => row
   t.equal(refusingNulls(declareRecord('Loose', Type.Object({ a: Nullable(Type.String()) })), present), present)
 })
+
+t.test('fields named with what a string literal escapes are checked by name, the first holding NULL named', async (t) => {
+  const names = ['a"b', 'c\\d', 'e\nf', 'g\u2028h', "i'j", '} : (', 'constructor']
+  const record = declareRecord('Odd', Type.Object(Object.fromEntries([...names.map((name) => [name, Type.String()]), ['loose', Nullable(Type.String())]])))
+  const present = refusingNulls(record, (row: Record<string, unknown>) => row)
+  const full = Object.fromEntries(names.map((name) => [name, 'x']))
+  t.strictSame(present({ ...full, loose: null }), { ...full, loose: null }, 'a NULL where null is admitted is served')
+  for (const [i, name] of names.entries()) {
+    const held = { ...full, [name]: null, ...Object.fromEntries(names.slice(i + 1).map((later) => [later, null])) }
+    t.throws(() => present(held), { message: `field "${name}" holds NULL` }, `field ${i + 1} of ${names.length} named first`)
+  }
+})
