@@ -31,8 +31,10 @@ export function namedRows (statement: SQLite.Statement, schema: () => number): K
   let settable = true
   /** The names of the whole runs, their row maker, and the schema version they were compiled at (undefined: read them again). */
   let names: readonly string[] = []
-  let make: RowMaker = rowMaker(names)
+  let make: RowMaker = noColumns
   let compiledAt: number | undefined
+  /** The last stream's names and maker: a statement's streams share them while its columns stay. */
+  let streamed: { names: readonly string[], make: RowMaker } = { names, make }
 
   function all (parameters: readonly unknown[]): unknown[] {
     if (!arrays) {
@@ -74,8 +76,9 @@ export function namedRows (statement: SQLite.Statement, schema: () => number): K
             rows = statement.raw(false).iterate(parameters)
             return rows.next()
           }
-          // The whole runs' maker when the names are theirs: a statement's streams make it once.
-          streamMake = sameNames(streamNames, names) ? make : rowMaker(streamNames)
+          // The last stream's maker, or the whole runs', when the names are theirs: made once while they stay.
+          if (!sameNames(streamNames, streamed.names)) streamed = sameNames(streamNames, names) ? { names, make } : { names: streamNames, make: rowMaker(streamNames) }
+          streamMake = streamed.make
         }
         return { done: false, value: streamMake(next.value as Values) }
       },
@@ -117,6 +120,9 @@ function sameNames (a: readonly string[], b: readonly string[]): boolean {
 
 /** Makes the row of one array of values. */
 type RowMaker = (values: Values) => Row
+
+/** The row of no columns, as a statement's is before its names are read. */
+const noColumns: RowMaker = () => ({})
 
 /**
  * A function returning `{ "<name 0>": values[0], ... }`: an object literal of the names, written
