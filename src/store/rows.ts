@@ -31,10 +31,10 @@ export function namedRows (statement: SQLite.Statement, schema: () => number): K
   let settable = true
   /** The names of the whole runs, their row maker, and the schema version they were compiled at (undefined: read them again). */
   let names: readonly string[] = []
-  let make: RowMaker = noColumns
+  let make: RowMaker | undefined
   let compiledAt: number | undefined
   /** The last stream's names and maker: a statement's streams share them while its columns stay. */
-  let streamed: { names: readonly string[], make: RowMaker } = { names, make }
+  let streamed: { names: readonly string[], make: RowMaker } | undefined
 
   function all (parameters: readonly unknown[]): unknown[] {
     if (!arrays) {
@@ -44,13 +44,14 @@ export function namedRows (statement: SQLite.Statement, schema: () => number): K
     }
     const before = compiledAt === undefined ? schema() : undefined
     const rows = statement.raw(true).all(parameters) as Values[]
-    if (before === undefined && schema() === compiledAt) return named(rows, make)
+    // A version kept means names were read, and their maker made with them.
+    if (before === undefined && schema() === compiledAt) return named(rows, make!)
     // First run as arrays, or the schema changed: this run's names, kept with the version read before
     // the run (or none, after a change: the next run reads them again, with the version before it).
     const read = columnNames(statement)
     compiledAt = before
     if (canSet(read)) {
-      if (!sameNames(read, names)) make = rowMaker(read)
+      if (make === undefined || !sameNames(read, names)) make = rowMaker(read)
       names = read
       return named(rows, make)
     }
@@ -76,8 +77,8 @@ export function namedRows (statement: SQLite.Statement, schema: () => number): K
             rows = statement.raw(false).iterate(parameters)
             return rows.next()
           }
-          // The last stream's maker, or the whole runs', when the names are theirs: made once while they stay.
-          if (!sameNames(streamNames, streamed.names)) streamed = sameNames(streamNames, names) ? { names, make } : { names: streamNames, make: rowMaker(streamNames) }
+          // The last stream's maker while the names are the same: made once while they stay.
+          if (streamed === undefined || !sameNames(streamNames, streamed.names)) streamed = { names: streamNames, make: rowMaker(streamNames) }
           streamMake = streamed.make
         }
         return { done: false, value: streamMake(next.value as Values) }
@@ -120,9 +121,6 @@ function sameNames (a: readonly string[], b: readonly string[]): boolean {
 
 /** Makes the row of one array of values. */
 type RowMaker = (values: Values) => Row
-
-/** The row of no columns, as a statement's is before its names are read. */
-const noColumns: RowMaker = () => ({})
 
 /**
  * A function returning `{ "<name 0>": values[0], ... }`: an object literal of the names, written
