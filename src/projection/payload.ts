@@ -1,5 +1,6 @@
 // The payload side: shapes a presented value (a record or a list of them) for an agent.
 import { displayOf } from '../declare/choices.js'
+import { sameStrings } from '../same-strings.js'
 import type { FieldAction, Projection } from './build.js'
 
 type Row = Readonly<Record<string, unknown>>
@@ -30,7 +31,7 @@ function projectRows (rows: readonly unknown[], projection: Projection): unknown
       continue
     }
     const own = Object.keys(row)
-    if (project === undefined || !sameKeys(own, keys)) {
+    if (project === undefined || !sameStrings(own, keys)) {
       keys = own
       project = projectorOf(projection, own)
     }
@@ -77,12 +78,6 @@ function eachOf (value: unknown, each: boolean, apply: (item: unknown) => unknow
 
 function isRecord (value: unknown): value is Row {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-function sameKeys (a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
 }
 
 /** Projects a record whose own keys are those the projector was compiled for. */

@@ -16,6 +16,7 @@
 // data's version) stays as better-sqlite3 reads it. Names that cannot be set as they are read (a name
 // twice, `__proto__`) leave the statement to better-sqlite3 for good.
 import type SQLite from 'better-sqlite3'
+import { sameStrings } from '../same-strings.js'
 import type { KeptStatement } from './statements.js'
 
 /** A run of a whole statement returning at least this many rows switches it to arrays. */
@@ -51,7 +52,7 @@ export function namedRows (statement: SQLite.Statement, schema: () => number): K
     const read = columnNames(statement)
     compiledAt = before
     if (canSet(read)) {
-      if (make === undefined || !sameNames(read, names)) make = rowMaker(read)
+      if (make === undefined || !sameStrings(read, names)) make = rowMaker(read)
       names = read
       return named(rows, make)
     }
@@ -78,7 +79,7 @@ export function namedRows (statement: SQLite.Statement, schema: () => number): K
             return rows.next()
           }
           // The last stream's maker while the names are the same: made once while they stay.
-          if (streamed === undefined || !sameNames(streamNames, streamed.names)) streamed = { names: streamNames, make: rowMaker(streamNames) }
+          if (streamed === undefined || !sameStrings(streamNames, streamed.names)) streamed = { names: streamNames, make: rowMaker(streamNames) }
           streamMake = streamed.make
         }
         return { done: false, value: streamMake(next.value as Values) }
@@ -113,10 +114,6 @@ function named (rows: Values[], make: RowMaker): Row[] {
   const out = rows as unknown as Row[]
   for (let i = 0; i < rows.length; i++) out[i] = make(rows[i])
   return out
-}
-
-function sameNames (a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((name, i) => name === b[i])
 }
 
 /** Makes the row of one array of values. */
