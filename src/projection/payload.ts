@@ -1,6 +1,7 @@
 // The payload side: shapes a presented value (a record or a list of them) for an agent.
 import { displayOf } from '../declare/choices.js'
 import { sameStrings } from '../same-strings.js'
+import { literal, writtenFunction } from '../written-code.js'
 import type { FieldAction, Projection } from './build.js'
 
 type Row = Readonly<Record<string, unknown>>
@@ -104,16 +105,15 @@ function projectorOf (projection: Projection, keys: readonly string[]): Projecto
 /**
  * projectRecord written out for records of `keys`: `{ "<key>": row["<key>"], ... }`, a key without
  * a field passed through, a hidden one left out, each other's value projected by its field, in the
- * order of the keys. Each key is written as JSON writes a string, which JavaScript reads as the same
- * string; an own `__proto__` sets the new object's prototype in a literal as projectRecord's
- * assignment does.
+ * order of the keys, each written by `literal` (written-code.ts); an own `__proto__` sets the new
+ * object's prototype in a literal as projectRecord's assignment does.
  */
 function compileProjector (projection: Projection, keys: readonly string[]): Projector {
   const fields: Array<Exclude<FieldAction, { action: 'hide' }>> = []
   const entries: string[] = []
   for (const key of keys) {
     const field = projection.fields.get(key)
-    const name = JSON.stringify(key)
+    const name = literal(key)
     if (field === undefined) {
       entries.push(`${name}: row[${name}]`)
     } else if (field.action !== 'hide') {
@@ -121,6 +121,6 @@ function compileProjector (projection: Projection, keys: readonly string[]): Pro
       fields.push(field)
     }
   }
-  // eslint-disable-next-line no-new-func -- the code is the literal above, of keys written as JSON strings.
-  return new Function('project', 'fields', `return (row) => ({ ${entries.join(', ')} })`)(projectField, fields) as Projector
+  const write = writtenFunction<(project: typeof projectField, given: typeof fields) => Projector>(['project', 'fields'], `return (row) => ({ ${entries.join(', ')} })`)
+  return write(projectField, fields)
 }

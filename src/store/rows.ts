@@ -17,6 +17,7 @@
 // twice, `__proto__`) leave the statement to better-sqlite3 for good.
 import type SQLite from 'better-sqlite3'
 import { sameStrings } from '../same-strings.js'
+import { literal, writtenFunction } from '../written-code.js'
 import type { KeptStatement } from './statements.js'
 
 /** A run of a whole statement returning at least this many rows switches it to arrays. */
@@ -123,12 +124,11 @@ type RowMaker = (values: Values) => Row
  * A function returning `{ "<name 0>": values[0], ... }`: an object literal of the names, written
  * once per statement's names. Setting them one by one by name, each row's object passed through a
  * shape per column, at a store V8 cannot specialise (one site for every name and shape): about 360
- * instructions a value. The literal makes each row at once, of one shape. Each name is written as
- * JSON writes a string, which JavaScript reads as the same string; canSet has kept out `__proto__`,
- * which a literal would take for the prototype, and a name twice.
+ * instructions a value. The literal makes each row at once, of one shape. Each name is written by
+ * `literal` (written-code.ts); canSet has kept out `__proto__`, which a literal would take for the
+ * prototype, and a name twice.
  */
 function rowMaker (names: readonly string[]): RowMaker {
-  const fields = names.map((name, i) => `${JSON.stringify(name)}: values[${i}]`)
-  // eslint-disable-next-line no-new-func -- the code is the literal above, of names written as JSON strings.
-  return new Function('values', `return { ${fields.join(', ')} }`) as RowMaker
+  const fields = names.map((name, i) => `${literal(name)}: values[${i}]`)
+  return writtenFunction<RowMaker>(['values'], `return { ${fields.join(', ')} }`)
 }
