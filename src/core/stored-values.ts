@@ -23,8 +23,9 @@ export function refusingNulls<Row, Presented> (record: { readonly name: string, 
 
 /**
  * The first of `fields` a row holds null in, or undefined: `row["<field>"] === null ? "<field>" :
- * ...`, written once for the declaration, each name by `literal` (written-code.ts). A loop reading `row[field]` is one read for every field, which V8 cannot
- * specialise (megamorphic: about 150 instructions a field, 30,000 of a 50-entry page's 2 million).
+ * ...`, written once for the declaration, each name by `literal` (written-code.ts). A loop reading
+ * `row[field]` is one read for every field, which V8 cannot specialise (megamorphic: about 150
+ * instructions a field, 30,000 of a 50-entry page's 2 million).
  */
 function nullFinder (fields: readonly string[]): (row: unknown) => string | undefined {
   const tests = fields.map((field) => `row[${literal(field)}] === null ? ${literal(field)} : `)
