@@ -15,3 +15,13 @@ export function writtenFunction<F> (params: readonly string[], body: string): F 
   // eslint-disable-next-line no-new-func -- every name in the body is a literal (above), never code.
   return new Function(...params, body) as F
 }
+
+/**
+ * Whether two lists of names are the same, in the same order: how a function written for some names
+ * (a statement's row maker, a list's projector) is known to fit the names met now.
+ */
+export function sameStrings (a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}

@@ -28,7 +28,10 @@ export function refusingNulls<Row, Presented> (record: { readonly name: string, 
  * instructions a field, 30,000 of a 50-entry page's 2 million).
  */
 function nullFinder (fields: readonly string[]): (row: unknown) => string | undefined {
-  const tests = fields.map((field) => `row[${literal(field)}] === null ? ${literal(field)} : `)
+  const tests = fields.map((field) => {
+    const name = literal(field)
+    return `row[${name}] === null ? ${name} : `
+  })
   return writtenFunction<(row: unknown) => string | undefined>(['row'], `return ${tests.join('')}undefined`)
 }
 

@@ -1,7 +1,6 @@
 // The payload side: shapes a presented value (a record or a list of them) for an agent.
 import { displayOf } from '../declare/choices.js'
-import { sameStrings } from '../same-strings.js'
-import { literal, writtenFunction } from '../written-code.js'
+import { literal, sameStrings, writtenFunction } from '../written-code.js'
 import type { FieldAction, Projection } from './build.js'
 
 type Row = Readonly<Record<string, unknown>>

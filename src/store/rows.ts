@@ -16,8 +16,7 @@
 // data's version) stays as better-sqlite3 reads it. Names that cannot be set as they are read (a name
 // twice, `__proto__`) leave the statement to better-sqlite3 for good.
 import type SQLite from 'better-sqlite3'
-import { sameStrings } from '../same-strings.js'
-import { literal, writtenFunction } from '../written-code.js'
+import { literal, sameStrings, writtenFunction } from '../written-code.js'
 import type { KeptStatement } from './statements.js'
 
 /** A run of a whole statement returning at least this many rows switches it to arrays. */
