@@ -3,6 +3,7 @@
 // closed arguments, path parameters and (agent) paging parameters in one object; its output schema is
 // the agent variant; a call is served to the agent audience, and any failure becomes a tool result
 // with `isError` whose text is the problem's own words. Nothing here is computed per call but the call.
+import { bareRecord } from '../core/arguments.js'
 import { quotedName } from '../core/echo.js'
 import { MountError } from '../core/mount.js'
 import { problemOf, type Problem } from '../core/problem.js'
@@ -86,8 +87,8 @@ export function toolOf (resource: Resource): Tool {
  * an argument named `__proto__` is kept, and refused by its name.
  */
 export function splitArguments (args: Readonly<Record<string, unknown>>, isPath: ReadonlySet<string>): { params: Record<string, unknown>, rest: Record<string, unknown> } {
-  const params: Record<string, unknown> = Object.create(null)
-  const rest: Record<string, unknown> = Object.create(null)
+  const params = bareRecord()
+  const rest = bareRecord()
   for (const [name, value] of Object.entries(args)) (isPath.has(name) ? params : rest)[name] = value
   return { params, rest }
 }

@@ -1,7 +1,7 @@
 import t from 'tap'
 import Type from 'typebox'
 import { Book } from '../../../routes/books/book.js'
-import { argumentChecker, NOT_CANONICAL, splitQuery, TOO_LARGE } from '../../../src/core/arguments.js'
+import { argumentChecker, bareRecord, NOT_CANONICAL, splitQuery, TOO_LARGE, UNKNOWN_ARGUMENT } from '../../../src/core/arguments.js'
 import { compileMount } from '../../../src/core/index.js'
 import { validators } from '../../../src/core/validators.js'
 import { signedIn } from '../../../src/permissions.js'
@@ -10,6 +10,20 @@ import { arraySource } from '../../../src/sources/index.js'
 t.test('a query splits into paging parameters and declared arguments', async (t) => {
   const paging = { page: Type.Integer(), limit: Type.Integer() }
   t.strictSame(splitQuery({ page: 2, colour: 'red', size: 3 }, paging), { paging: { page: 2 }, args: { colour: 'red', size: 3 } })
+})
+
+t.test('a bare record inherits nothing: __proto__ and constructor are names like any other', async (t) => {
+  const record = bareRecord()
+  const [proto, constructor] = ['__proto__', 'constructor'] as string[]
+  t.equal(record[constructor], undefined)
+  t.equal(record.toString, undefined)
+  record[proto] = { polluted: true }
+  record[constructor] = 'a value'
+  t.strictSame(Object.keys(record), ['__proto__', 'constructor'])
+  t.equal(record.polluted, undefined)
+  // As an argument it is one more unknown name, refused by that name.
+  const check = argumentChecker({ query: Type.Object({ limit: Type.Optional(Type.Integer()) }, { additionalProperties: false }) }, validators().arguments)
+  t.throws(() => check({ audience: 'agent', query: record, params: {} }), { code: 'AG_INVALID_ARGUMENTS', errors: { __proto__: [UNKNOWN_ARGUMENT], constructor: [UNKNOWN_ARGUMENT] } })
 })
 
 t.test('the query is the declared arguments and the paging parameters, closed', async (t) => {
