@@ -3,12 +3,13 @@
 // mcp) and status class, timed and measured; refusals by the problem registry's code. The core's own
 // figures (rows, the count cache, upstream calls, the store's readers) come through the observers
 // `app.metrics` hands the store, the upstream clients and the routes.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Registry } from 'prom-client'
 import fp from 'fastify-plugin'
 import { PROBLEM_KINDS, problemType } from '../src/core/errors.js'
 import { gatewayMetrics, type GatewayMetrics } from '../src/observe/metrics.js'
 import { scope } from '../src/permissions.js'
+import { routeConfig } from './audience.js'
 import { MCP_PATH } from './mcp.js'
 
 declare module 'fastify' {
@@ -50,10 +51,10 @@ async function metrics (app: FastifyInstance, options: MetricsOptions): Promise<
     done()
   })
   app.addHook('onResponse', function countAnswer (request: FastifyRequest, reply: FastifyReply, done: () => void) {
-    // Fastify builds `routeOptions` afresh on every read: read once for both.
-    const route = request.routeOptions
-    const operation = operationOf(request, route)
-    const audience = audienceOf(request, route)
+    // The config every hook reads (routeConfig), not `routeOptions`, which Fastify builds afresh on every read.
+    const config: RouteConfig = routeConfig(request)
+    const operation = request.operation ?? routeOperation(request, config)
+    const audience = audienceOf(request, config)
     const written = (request.raw.socket?.bytesWritten ?? 0) - request.bytesBefore
     recorded.request(operation, audience, reply.statusCode, reply.elapsedTime / 1000, Math.max(written, 0))
     if (request.problemType !== undefined) recorded.refusal(operation, CODES.get(request.problemType) ?? 'other')
@@ -72,13 +73,24 @@ async function metrics (app: FastifyInstance, options: MetricsOptions): Promise<
 
 export default fp(metrics, { name: 'metrics', dependencies: ['auth', 'store'] })
 
-/** The route's operationId, the MCP tool called, or what kind of request it was: a bounded set. */
-function operationOf (request: FastifyRequest, { schema, url }: FastifyRequest['routeOptions']): string {
-  if (request.operation !== undefined) return request.operation
-  return (schema as { operationId?: string } | undefined)?.operationId ?? (url === undefined ? 'unrouted' : url === METRICS_PATH ? 'metrics' : 'other')
+/** A route's config as Fastify keeps it: its own, and the path it was declared with (none for a request no route matched). */
+type RouteConfig = FastifyContextConfig & { readonly url?: string }
+
+/** Each route's operation, by its config (one object a route, the unrouted requests' included): read from its schema once. */
+const OPERATIONS = new WeakMap<RouteConfig, string>()
+
+/** The route's operationId, or what kind of request it was: a bounded set. */
+function routeOperation (request: FastifyRequest, config: RouteConfig): string {
+  let operation = OPERATIONS.get(config)
+  if (operation === undefined) {
+    const { schema, url } = request.routeOptions
+    operation = (schema as { operationId?: string } | undefined)?.operationId ?? (url === undefined ? 'unrouted' : url === METRICS_PATH ? 'metrics' : 'other')
+    OPERATIONS.set(config, operation)
+  }
+  return operation
 }
 
-function audienceOf (request: FastifyRequest, { url, config }: FastifyRequest['routeOptions']): string {
-  if (url === MCP_PATH) return 'mcp'
+function audienceOf (request: FastifyRequest, config: RouteConfig): string {
+  if (config.url === MCP_PATH) return 'mcp'
   return config.variants === undefined ? 'none' : request.audience
 }
