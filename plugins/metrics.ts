@@ -45,6 +45,8 @@ async function metrics (app: FastifyInstance, options: MetricsOptions): Promise<
   app.decorateRequest('operation', undefined)
   app.decorateRequest('problemType', undefined)
   app.decorateRequest('bytesBefore', 0)
+  /** Each route's operation, by its config (one object a route, the unrouted requests' included): read from its schema once. */
+  const operations = new WeakMap<RouteConfig, string>()
 
   app.addHook('onRequest', function markBytes (request: FastifyRequest, _reply: FastifyReply, done: () => void) {
     request.bytesBefore = request.raw.socket?.bytesWritten ?? 0
@@ -53,7 +55,7 @@ async function metrics (app: FastifyInstance, options: MetricsOptions): Promise<
   app.addHook('onResponse', function countAnswer (request: FastifyRequest, reply: FastifyReply, done: () => void) {
     // The config every hook reads (routeConfig), not `routeOptions`, which Fastify builds afresh on every read.
     const config: RouteConfig = routeConfig(request)
-    const operation = request.operation ?? routeOperation(request, config)
+    const operation = request.operation ?? routeOperation(request, config, operations)
     const audience = audienceOf(request, config)
     const written = (request.raw.socket?.bytesWritten ?? 0) - request.bytesBefore
     recorded.request(operation, audience, reply.statusCode, reply.elapsedTime / 1000, Math.max(written, 0))
@@ -76,16 +78,13 @@ export default fp(metrics, { name: 'metrics', dependencies: ['auth', 'store'] })
 /** A route's config as Fastify keeps it: its own, and the path it was declared with (none for a request no route matched). */
 type RouteConfig = FastifyContextConfig & { readonly url?: string }
 
-/** Each route's operation, by its config (one object a route, the unrouted requests' included): read from its schema once. */
-const OPERATIONS = new WeakMap<RouteConfig, string>()
-
-/** The route's operationId, or what kind of request it was: a bounded set. */
-function routeOperation (request: FastifyRequest, config: RouteConfig): string {
-  let operation = OPERATIONS.get(config)
+/** The route's operationId, or what kind of request it was: a bounded set, kept in `operations` by the route's config. */
+function routeOperation (request: FastifyRequest, config: RouteConfig, operations: WeakMap<RouteConfig, string>): string {
+  let operation = operations.get(config)
   if (operation === undefined) {
     const { schema, url } = request.routeOptions
     operation = (schema as { operationId?: string } | undefined)?.operationId ?? (url === undefined ? 'unrouted' : url === METRICS_PATH ? 'metrics' : 'other')
-    OPERATIONS.set(config, operation)
+    operations.set(config, operation)
   }
   return operation
 }
