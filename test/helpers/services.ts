@@ -160,3 +160,18 @@ export async function onBothStores (t: Test, seed: (store: Store<any>) => Promis
     await checks(t, store, queries, 'postgres')
   })
 }
+
+/**
+ * Runs `work` until one run starts and ends at the same version of the data (`version`, up to 50
+ * runs): true once one did. PostgreSQL's version is the whole cluster's, and other test files write
+ * to it meanwhile: a claim about what happens while nothing is written is checked over a run in
+ * which the version held. A version only moves forward, so one equal at both ends held throughout.
+ */
+export async function whileUnwritten (version: () => Promise<string>, work: (run: number) => Promise<void>): Promise<boolean> {
+  for (let run = 0; run < 50; run++) {
+    const before = await version()
+    await work(run)
+    if (await version() === before) return true
+  }
+  return false
+}

@@ -6,7 +6,7 @@ import t, { type Test } from 'tap'
 import fc from 'fast-check'
 import { kyselySource, type Sort } from '../../../src/sources/index.js'
 import type { Store } from '../../../src/store/index.js'
-import { onBothStores } from '../../helpers/services.js'
+import { onBothStores, whileUnwritten } from '../../helpers/services.js'
 import { propertyRuns, propertySeed } from '../../helpers/fast-check.js'
 
 type Tables = { rated: { id: number, stars: number | null, label: string | null } }
@@ -80,10 +80,15 @@ async function checks (t: Test, store: Store<any>, queries: string[]): Promise<v
 
   t.test('the count is the unsorted one, counted once', async (t) => {
     const counted = kyselySource(store, all)
-    t.equal(await counted.count({}, []), ROWS)
-    queries.length = 0
-    t.equal(await counted.count({}, []), ROWS)
-    t.equal(queries.filter((text) => /count\(\*\)/.test(text)).length, 0, 'remembered: the sort is no part of a count')
+    let counts: number | undefined
+    // Counted again, rightly, when another test file's write moves PostgreSQL's version (the cluster's) in between.
+    t.ok(await whileUnwritten(store.dataVersion, async () => {
+      t.equal(await counted.count({}, []), ROWS)
+      queries.length = 0
+      t.equal(await counted.count({}, []), ROWS)
+      counts = queries.filter((text) => /count\(\*\)/.test(text)).length
+    }), 'two counts with nothing written between them')
+    t.equal(counts, 0, 'remembered: the sort is no part of a count')
   })
 
   t.test('any seeking slice of any sort is the OFFSET slice, filtered or not', async (t) => {
@@ -113,7 +118,10 @@ async function checks (t: Test, store: Store<any>, queries: string[]): Promise<v
     if (version === undefined) throw new Error('a store\'s source has a version')
     t.not(await version({}, [], sort), await version({}, []), 'sorted or not, two lists')
     t.not(await version({}, [], sort), await version({}, [], { ...sort, direction: 'asc' }))
-    t.equal(await version({}, [], sort), await version({}, [], { ...sort }))
+    // The same name for the same sort, read twice with nothing written between (PostgreSQL's version is the cluster's).
+    let names: string[] = []
+    t.ok(await whileUnwritten(store.dataVersion, async () => { names = [await version({}, [], sort), await version({}, [], { ...sort })] }))
+    t.equal(names[0], names[1])
   })
 }
 

@@ -13,7 +13,7 @@ import { IDENTITY_FALLBACK_NOTICE, postgresDataVersion, postgresIdentity } from 
 import { openStore, sharedCountCache, type OpenStoreOptions, type Store, type TotalsStore } from '../../../src/store/index.js'
 import { ledgerEntry, setUpDemo } from '../../../demo/catalogue.js'
 import type { Db } from '../../../demo/database.js'
-import { freshRedisPrefix, freshSchema, needs, SERVICES, uniqueName, withPostgres } from '../../helpers/services.js'
+import { freshRedisPrefix, freshSchema, needs, SERVICES, uniqueName, whileUnwritten, withPostgres } from '../../helpers/services.js'
 
 if (await needs(t, 'PostgreSQL')) {
   const { url, drop } = freshSchema()
@@ -29,7 +29,7 @@ if (await needs(t, 'PostgreSQL')) {
 
   t.test('reads leave the version as it is; a committed write moves it', async (t) => {
     const version = postgresDataVersion(db)
-    t.ok(await whileUnwritten(db, async () => { await db.selectFrom('ledger').selectAll().execute() }), 'a read')
+    t.ok(await whileUnwritten(postgresDataVersion(db), async () => { await db.selectFrom('ledger').selectAll().execute() }), 'a read')
     const before = await version()
     await other.updateTable('ledger').set({ memo: 'Entry one' }).where('id', '=', 1).execute()
     const after = await version()
@@ -42,7 +42,7 @@ if (await needs(t, 'PostgreSQL')) {
     const before = await store.versionTag()
     t.ok(before.startsWith(`${await postgresIdentity(db)}/`), 'named by the cluster, database and view')
     let tags: string[] = []
-    t.ok(await whileUnwritten(db, async () => { tags = [await otherStore.versionTag(), await store.versionTag()] }))
+    t.ok(await whileUnwritten(postgresDataVersion(db), async () => { tags = [await otherStore.versionTag(), await store.versionTag()] }))
     t.equal(tags[0], tags[1], 'another pool, the same tag')
     await other.updateTable('ledger').set({ memo: 'Entry one, again' }).where('id', '=', 1).execute()
     t.not(await store.versionTag(), before, 'a write')
@@ -50,7 +50,7 @@ if (await needs(t, 'PostgreSQL')) {
 
   t.test('a total is counted once while nothing is written, then only the version is read', async (t) => {
     const source = kyselySource(store, ledger(db))
-    t.ok(await whileUnwritten(db, async () => {
+    t.ok(await whileUnwritten(postgresDataVersion(db), async () => {
       t.equal(await source.count({}), 1240)
       queries.length = 0
       t.equal(await source.count({}), 1240)
@@ -98,7 +98,7 @@ if (await needs(t, 'PostgreSQL')) {
       })))
       t.match(notices, [{ message: IDENTITY_FALLBACK_NOTICE, detail: { err: { code: '42501' } } }, { message: IDENTITY_FALLBACK_NOTICE }], 'one line per store opened')
       const [first, second] = replicas.map((replica) => kyselySource(replica, ledger(replica.db)))
-      t.ok(await whileUnwritten(replicas[0].db, async (run) => {
+      t.ok(await whileUnwritten(postgresDataVersion(replicas[0].db), async (run) => {
         for (const one of replicaQueries) one.length = 0
         t.equal(await first.count({}, everyEntry(run)), 1240)
         await totals.landed()
@@ -139,7 +139,7 @@ if (await needs(t, 'PostgreSQL')) {
     const shared = async (pool: Db) => sharedCountCache({ version: postgresDataVersion(pool), identity: await postgresIdentity(pool), store: redis, onError: (error) => { t.fail(String(error)) } })
     const first = kyselySource(store, ledger(db), { countCache: await shared(db) })
     const replica = kyselySource(second, ledger(second.db), { countCache: await shared(second.db) })
-    t.ok(await whileUnwritten(db, async (run) => {
+    t.ok(await whileUnwritten(postgresDataVersion(db), async (run) => {
       queries.length = 0
       otherQueries.length = 0
       t.equal(await first.count({}, everyEntry(run)), 1240)
@@ -158,17 +158,6 @@ async function open (t: Test, url: string, queries?: string[], options: OpenStor
   const store = await openStore(url, { ...options, onQuery: (text) => { queries?.push(text) }, setUp: setUpDemo })
   t.teardown(() => store.close())
   return store
-}
-
-/** Runs `work` until one run starts and ends at the same version (up to 50 runs): true once one did. */
-async function whileUnwritten (db: Db, work: (run: number) => Promise<void>): Promise<boolean> {
-  const version = postgresDataVersion(db)
-  for (let run = 0; run < 50; run++) {
-    const before = await version()
-    await work(run)
-    if (await version() === before) return true
-  }
-  return false
 }
 
 /** Totals shared in a Map, as Redis holds them; `landed` settles once every write so far has. */
