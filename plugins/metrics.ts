@@ -73,7 +73,7 @@ async function metrics (app: FastifyInstance, options: MetricsOptions): Promise<
   })
 }
 
-export default fp(metrics, { name: 'metrics', dependencies: ['auth', 'store'] })
+export default fp(metrics, { name: 'metrics', dependencies: ['audience', 'auth', 'store'] })
 
 /** A route's config as Fastify keeps it: its own, and the path it was declared with (none for a request no route matched). */
 type RouteConfig = FastifyContextConfig & { readonly url?: string }
