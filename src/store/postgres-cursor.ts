@@ -1,7 +1,9 @@
 // Plain lists stream from PostgreSQL through a server-side cursor: DECLARE once, then FETCH a chunk
 // at a time on the connection kysely holds for the stream, so a list of any length costs two chunks
-// of memory (the one being written, the next one asked for ahead), and is one consistent snapshot. kysely's dialect takes a cursor class (usually the
-// pg-cursor package); this one needs nothing beyond pg, only a pool whose clients open it.
+// of memory (the one being written, the next one asked for ahead), and is one consistent snapshot.
+// kysely's dialect takes a cursor class (usually the pg-cursor package); this one needs nothing
+// beyond pg, only a pool whose clients open it. Those clients carry every statement the gateway
+// sends PostgreSQL, each to pg in its callback form (resultOf, below).
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely'
 import type pg from 'pg'
 
