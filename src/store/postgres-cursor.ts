@@ -141,8 +141,8 @@ function openingCursors (client: pg.PoolClient, onConnectionError: (error: Error
  * gives it its callback afterwards; a query made that way left every result it read alive at each
  * young-generation collection, so V8 began to allocate parts of each result in the old generation
  * (allocation-site pretenuring), and the rows they held were copied and promoted at every young
- * collection, about half of all a read allocated: a 50-row page cost a fifth more CPU, mostly in
- * the collector. A query given its callback when made leaves nothing behind (docs/performance.md).
+ * collection, about half of all a read allocated: a 50-row page cost about a quarter more CPU. A
+ * query given its callback when made leaves nothing behind (docs/performance.md).
  */
 function resultOf (client: pg.PoolClient, text: string, parameters: readonly unknown[] = []): Promise<pg.QueryResult> {
   return new Promise((resolve, reject) => {
