@@ -29,7 +29,7 @@ if (await needs(t, 'PostgreSQL')) {
 
   t.test('reads leave the version as it is; a committed write moves it', async (t) => {
     const version = postgresDataVersion(db)
-    t.ok(await whileUnwritten(postgresDataVersion(db), async () => { await db.selectFrom('ledger').selectAll().execute() }), 'a read')
+    t.ok(await whileUnwritten(version, async () => { await db.selectFrom('ledger').selectAll().execute() }), 'a read')
     const before = await version()
     await other.updateTable('ledger').set({ memo: 'Entry one' }).where('id', '=', 1).execute()
     const after = await version()

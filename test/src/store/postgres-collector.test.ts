@@ -71,11 +71,17 @@ async function youngCollections (work: () => Promise<void>): Promise<Young> {
   for (const { gcType, beforeGC, afterGC } of statistics) {
     if (gcType !== 'Scavenge') continue
     collections++
-    const used = (stats: typeof beforeGC, space: string) => stats.heapSpaceStatistics.find((entry) => entry.spaceName === space)?.spaceUsedSize ?? 0
     before += used(beforeGC, 'new_space')
     alive += used(afterGC, 'new_space') + Math.max(0, used(afterGC, 'old_space') - used(beforeGC, 'old_space'))
   }
   return { collections, before, alive }
+}
+
+type HeapAt = ReturnType<GCProfiler['stop']>['statistics'][number]['beforeGC']
+
+/** The bytes `space` held, as the profiler saw them before or after one collection. */
+function used ({ heapSpaceStatistics }: HeapAt, space: string): number {
+  return heapSpaceStatistics.find((entry) => entry.spaceName === space)?.spaceUsedSize ?? 0
 }
 
 function judge (t: Test, { collections, before, alive }: Young): void {
