@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process'
 import t from 'tap'
-import { boundHeapGrowth, HEAP_GROWING_DEFAULT_PERCENT } from '../../src/heap.js'
-import { codeUrl, NODE_ARGS } from '../helpers/paths.js'
+import { boundHeapGrowth, HEAP_GROWING_DEFAULT_PERCENT, turnOffPretenuring } from '../../src/heap.js'
+import { codePath, codeUrl, NODE_ARGS } from '../helpers/paths.js'
+import type { Young } from '../helpers/young.js'
 
 t.test('a percent sets V8\'s heap growing factor for the process; 0 leaves V8\'s own rule', async (t) => {
   const flags: string[] = []
@@ -12,11 +13,40 @@ t.test('a percent sets V8\'s heap growing factor for the process; 0 leaves V8\'s
   t.strictSame(flags, ['--heap-growing-percent=100', '--heap-growing-percent=20'])
 })
 
-t.test('the flag is one this V8 knows: set in a process of its own, it is accepted without a word', async (t) => {
+t.test('pretenuring is turned off for the process', async (t) => {
+  const flags: string[] = []
+  turnOffPretenuring((flag) => { flags.push(flag) })
+  t.strictSame(flags, ['--no-allocation-site-pretenuring'])
+})
+
+t.test('the flags are ones this V8 knows: set in a process of its own, they are accepted without a word', async (t) => {
   // V8 writes `Error: unrecognized flag` for a flag it does not know, and goes on.
-  const script = `import(${JSON.stringify(codeUrl('src/heap'))}).then(({ boundHeapGrowth }) => { boundHeapGrowth(50); console.log('set') })`
+  const script = `import(${JSON.stringify(codeUrl('src/heap'))}).then(({ boundHeapGrowth, turnOffPretenuring }) => { boundHeapGrowth(50); turnOffPretenuring(); console.log('set') })`
   const { stdout, stderr, status } = spawnSync(process.execPath, [...NODE_ARGS, '--input-type=module', '-e', script], { encoding: 'utf8' })
   t.equal(status, 0)
   t.equal(stdout, 'set\n')
   t.equal(stderr, '')
 })
+
+t.test('a young collection that finds a few pages alive leaves every later row to die young, as the gateway sets V8', async (t) => {
+  // The same reads in two processes (test/fixtures/young-rows.ts), one with V8's own rule: there
+  // the two collections make V8 make every row in the old generation, and its values are promoted.
+  const own = youngRows('v8')
+  const gateway = youngRows('gateway')
+  for (const [label, young] of [['V8\'s own rule', own], ['the gateway\'s setting', gateway]] as const) {
+    t.ok(young.collections >= 20, `${label}: enough young collections to judge (${young.collections})`)
+  }
+  t.ok(own.alive > 0.3 * own.before, `V8's own rule: ${percent(own)} of the young generation found alive, more than 30 %: the test can tell`)
+  t.ok(gateway.alive <= 0.1 * gateway.before, `the gateway's setting: ${percent(gateway)} found alive, at most 10 %`)
+})
+
+/** What the fixture's young collections found alive, `gateway` or V8's own rule, its young generation always at its largest (1 MB). */
+function youngRows (mode: 'v8' | 'gateway'): Young {
+  const { stdout, stderr, status } = spawnSync(process.execPath, [...NODE_ARGS, '--expose-gc', '--min-semi-space-size=1', '--max-semi-space-size=1', codePath('test/fixtures/young-rows'), mode], { encoding: 'utf8' })
+  if (status !== 0) throw new Error(`young-rows ${mode} exited with ${String(status)}: ${stderr}`)
+  return JSON.parse(stdout) as Young
+}
+
+function percent ({ alive, before }: Young): string {
+  return `${(100 * alive / before).toFixed(1)} %`
+}

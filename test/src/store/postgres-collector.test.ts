@@ -3,13 +3,14 @@
 // promise form of a query once made it find about half of everything a read allocated alive (see
 // resultOf in src/store/postgres-cursor.ts): V8 then allocated parts of every result in the old
 // generation, and each row's values, held from there, were copied and promoted at every young
-// collection. Measured here with V8's own GC profiler, in a process of its own (this file), on a
-// page read again and again and on a list streamed through the cursor, as the gateway reads them.
-import { GCProfiler } from 'node:v8'
+// collection. Measured here with V8's own GC profiler (test/helpers/young.ts), in a process of its
+// own (this file), on a page read again and again and on a list streamed through the cursor, as
+// the gateway reads them.
 import { sql } from 'kysely'
 import t, { type Test } from 'tap'
 import { openStore } from '../../../src/store/index.js'
 import { freshSchema, needs } from '../../helpers/services.js'
+import { youngCollections, type Young } from '../../helpers/young.js'
 
 interface Tables { entries: { id: number, memo: string, amount: string, posted_at: string } }
 
@@ -48,40 +49,6 @@ if (await needs(t, 'PostgreSQL')) {
     })
     judge(t, young)
   })
-}
-
-interface Young {
-  /** Young collections while `work` ran. */
-  readonly collections: number
-  /** The young generation's bytes before them, and what they found alive: kept young or promoted. */
-  readonly before: number
-  readonly alive: number
-}
-
-/** What the young collections during `work` found alive, after a warm-up of the same work. */
-async function youngCollections (work: () => Promise<void>): Promise<Young> {
-  await work()
-  const profiler = new GCProfiler()
-  profiler.start()
-  await work()
-  const { statistics } = profiler.stop()
-  let collections = 0
-  let before = 0
-  let alive = 0
-  for (const { gcType, beforeGC, afterGC } of statistics) {
-    if (gcType !== 'Scavenge') continue
-    collections++
-    before += used(beforeGC, 'new_space')
-    alive += used(afterGC, 'new_space') + Math.max(0, used(afterGC, 'old_space') - used(beforeGC, 'old_space'))
-  }
-  return { collections, before, alive }
-}
-
-type HeapAt = ReturnType<GCProfiler['stop']>['statistics'][number]['beforeGC']
-
-/** The bytes `space` held, as the profiler saw them before or after one collection. */
-function used ({ heapSpaceStatistics }: HeapAt, space: string): number {
-  return heapSpaceStatistics.find((entry) => entry.spaceName === space)?.spaceUsedSize ?? 0
 }
 
 function judge (t: Test, { collections, before, alive }: Young): void {
