@@ -31,12 +31,11 @@ export function boundHeapGrowth (percent: number, setFlags: (flags: string) => v
  * finds alive; when nearly all are, with the young generation at its largest, it makes that
  * place's objects in the old generation for the rest of the process's life. One collection that
  * comes while a few requests are between their read and their answer finds nearly every row made
- * since the last one alive, and a place that makes a page's rows (src/store/rows.ts names them, the
- * projection makes its own) is pretenured: from then on each row is made old, and the young values
- * it holds are promoted at every young collection
- * (about 560 kB each time, a page from scratch about a fifth more CPU: docs/performance.md). A
- * gateway's long-lived objects (kept answers, totals, statements) are few, and copied once more
- * on their way to the old generation without it.
+ * since the last one alive, and a place that makes a page's rows (src/store/rows.ts names them,
+ * the projection makes its own) is pretenured: from then on each row is made old, and the young
+ * values it holds are promoted at every young collection (about 560 kB each time, a page from
+ * scratch about a fifth more CPU: docs/performance.md). A gateway's long-lived objects (kept
+ * answers, totals, statements) are few, and copied once more on their way to the old generation.
  */
 export function turnOffPretenuring (setFlags: (flags: string) => void = setFlagsFromString): void {
   setFlags('--no-allocation-site-pretenuring')
