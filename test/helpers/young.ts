@@ -30,6 +30,11 @@ export async function youngCollections (work: () => Promise<void>): Promise<Youn
   return { collections, before, alive }
 }
 
+/** What the collections found alive, as a share of the young generation's bytes: `12.3 %`. */
+export function aliveShare ({ alive, before }: Young): string {
+  return `${(100 * alive / before).toFixed(1)} %`
+}
+
 type HeapAt = ReturnType<GCProfiler['stop']>['statistics'][number]['beforeGC']
 
 /** The bytes `space` held, as the profiler saw them before or after one collection. */

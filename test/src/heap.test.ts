@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process'
 import t from 'tap'
 import { boundHeapGrowth, HEAP_GROWING_DEFAULT_PERCENT, turnOffPretenuring } from '../../src/heap.js'
 import { codePath, codeUrl, NODE_ARGS } from '../helpers/paths.js'
-import type { Young } from '../helpers/young.js'
+import { aliveShare, type Young } from '../helpers/young.js'
 
 t.test('a percent sets V8\'s heap growing factor for the process; 0 leaves V8\'s own rule', async (t) => {
   const flags: string[] = []
@@ -36,8 +36,8 @@ t.test('a young collection that finds a few pages alive leaves every later row t
   for (const [label, young] of [['V8\'s own rule', own], ['the gateway\'s setting', gateway]] as const) {
     t.ok(young.collections >= 20, `${label}: enough young collections to judge (${young.collections})`)
   }
-  t.ok(own.alive > 0.3 * own.before, `V8's own rule: ${percent(own)} of the young generation found alive, more than 30 %: the test can tell`)
-  t.ok(gateway.alive <= 0.1 * gateway.before, `the gateway's setting: ${percent(gateway)} found alive, at most 10 %`)
+  t.ok(own.alive > 0.3 * own.before, `V8's own rule: ${aliveShare(own)} of the young generation found alive, more than 30 %: the test can tell`)
+  t.ok(gateway.alive <= 0.1 * gateway.before, `the gateway's setting: ${aliveShare(gateway)} found alive, at most 10 %`)
 })
 
 /** What the fixture's young collections found alive, `gateway` or V8's own rule, its young generation always at its largest (1 MB). */
@@ -45,8 +45,4 @@ function youngRows (mode: 'v8' | 'gateway'): Young {
   const { stdout, stderr, status } = spawnSync(process.execPath, [...NODE_ARGS, '--expose-gc', '--min-semi-space-size=1', '--max-semi-space-size=1', codePath('test/fixtures/young-rows'), mode], { encoding: 'utf8' })
   if (status !== 0) throw new Error(`young-rows ${mode} exited with ${String(status)}: ${stderr}`)
   return JSON.parse(stdout) as Young
-}
-
-function percent ({ alive, before }: Young): string {
-  return `${(100 * alive / before).toFixed(1)} %`
 }

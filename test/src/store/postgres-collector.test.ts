@@ -10,7 +10,7 @@ import { sql } from 'kysely'
 import t, { type Test } from 'tap'
 import { openStore } from '../../../src/store/index.js'
 import { freshSchema, needs } from '../../helpers/services.js'
-import { youngCollections, type Young } from '../../helpers/young.js'
+import { aliveShare, youngCollections, type Young } from '../../helpers/young.js'
 
 interface Tables { entries: { id: number, memo: string, amount: string, posted_at: string } }
 
@@ -51,7 +51,7 @@ if (await needs(t, 'PostgreSQL')) {
   })
 }
 
-function judge (t: Test, { collections, before, alive }: Young): void {
-  t.ok(collections >= ENOUGH_COLLECTIONS, `enough young collections to judge (${collections})`)
-  t.ok(alive <= MOST_SURVIVING * before, `found alive: ${(100 * alive / before).toFixed(1)} % of the young generation's bytes, at most ${100 * MOST_SURVIVING} %`)
+function judge (t: Test, young: Young): void {
+  t.ok(young.collections >= ENOUGH_COLLECTIONS, `enough young collections to judge (${young.collections})`)
+  t.ok(young.alive <= MOST_SURVIVING * young.before, `found alive: ${aliveShare(young)} of the young generation's bytes, at most ${100 * MOST_SURVIVING} %`)
 }
