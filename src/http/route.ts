@@ -75,7 +75,7 @@ export function routeOf (resource: Resource, settings: RouteSettings): RouteOpti
     handler: async function serveRequest (request: FastifyRequest, reply: FastifyReply) {
       const params = request.params as Record<string, unknown>
       // `/books/` matches `/books/:id` with an empty id: no such route, rather than a bad id.
-      if (Object.values(params).includes('')) throw problem('AG_NOT_FOUND', NO_ROUTE)
+      if (resource.params !== undefined && Object.values(params).includes('')) throw problem('AG_NOT_FOUND', NO_ROUTE)
       const { audience } = request
       const { onRows } = settings
       const served = await resource.serve({

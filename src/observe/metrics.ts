@@ -131,20 +131,32 @@ interface Batch {
   length: number
 }
 
-/** What a metric keeps per label set, made by `make` the first time the set's values are met. */
+/**
+ * What a metric keeps per label set, made by `make` the first time the set's values are met. Found
+ * by one map per label, in the order of the names: a request asks for a few sets, and a key joined
+ * from the values would be a string made, then hashed, for each of them.
+ */
 function perLabelSet<Kept> (names: readonly string[], make: (labels: Record<string, string>) => Kept): { of: (values: readonly string[]) => Kept, all: () => Iterable<Kept> } {
-  const kept = new Map<string, Kept>()
+  const first = new Map<string, unknown>()
+  const kept: Kept[] = []
   return {
     of: (values) => {
-      const key = values.join('\u0000')
-      let entry = kept.get(key)
+      let level = first
+      const last = values.length - 1
+      for (let i = 0; i < last; i++) {
+        let next = level.get(values[i]) as Map<string, unknown> | undefined
+        if (next === undefined) level.set(values[i], next = new Map())
+        level = next
+      }
+      let entry = level.get(values[last]) as Kept | undefined
       if (entry === undefined) {
         entry = make(Object.fromEntries(names.map((name, i) => [name, values[i]])))
-        kept.set(key, entry)
+        level.set(values[last], entry)
+        kept.push(entry)
       }
       return entry
     },
-    all: () => kept.values()
+    all: () => kept
   }
 }
 

@@ -83,21 +83,30 @@ function isRecord (value: unknown): value is Row {
 /** Projects a record whose own keys are those the projector was compiled for. */
 type Projector = (row: Row) => Record<string, unknown>
 
-/** Each projection's projectors, by the keys they were compiled for (joined), a few shapes at most. */
-const compiled = new WeakMap<Projection, Map<string, Projector>>()
+/** Each projection's projectors, by the keys they were compiled for (joined), a few shapes at most, and the last one asked for. */
+const compiled = new WeakMap<Projection, Shapes>()
 const SHAPES_KEPT = 16
+
+interface Shapes {
+  readonly byKeys: Map<string, Projector>
+  /** Nearly every page's rows are of the shape the last page's were: found without joining their keys. */
+  last?: { readonly keys: readonly string[], readonly project: Projector }
+}
 
 /** The projector of `projection` for records of these own keys, compiled the first time they are met. */
 function projectorOf (projection: Projection, keys: readonly string[]): Projector {
   let shapes = compiled.get(projection)
-  if (shapes === undefined) compiled.set(projection, shapes = new Map())
+  if (shapes === undefined) compiled.set(projection, shapes = { byKeys: new Map() })
+  const { last, byKeys } = shapes
+  if (last !== undefined && sameStrings(last.keys, keys)) return last.project
   const name = keys.join('\u0000')
-  let project = shapes.get(name)
+  let project = byKeys.get(name)
   if (project === undefined) {
-    if (shapes.size >= SHAPES_KEPT) shapes.clear()
+    if (byKeys.size >= SHAPES_KEPT) byKeys.clear()
     project = compileProjector(projection, keys)
-    shapes.set(name, project)
+    byKeys.set(name, project)
   }
+  shapes.last = { keys, project }
   return project
 }
 
