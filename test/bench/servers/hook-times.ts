@@ -4,7 +4,10 @@
 // hook's time runs from its call to its `done` (or its promise settling): its own work, not the
 // hooks after it. A route's own hook is named by its route, or, when the same hook is every route's
 // own (the rate limit's), by how many routes carry it. Timing costs a little itself, so a hook that
-// does nothing is added and timed the same way: the floor every other figure is read against.
+// does nothing is added and timed the same way: the floor every other figure is read against. A
+// second one runs where the answer's hooks do, after the body is written and hashed (each route's
+// own onSend runs after the app's): an answer's hook is read against it, at the same point of the
+// request, its caches as cold.
 // Bench only: nothing here ships.
 import type { FastifyInstance, RouteOptions } from 'fastify'
 
@@ -12,6 +15,9 @@ export const HOOK_TIMES_URL = '/bench/hook-times'
 
 /** The name of the do-nothing hook timed beside the gateway's. */
 export const FLOOR_HOOK = 'onRequest nothing (the floor)'
+
+/** The name of the do-nothing hook timed after the answer's own (onSend) hooks. */
+export const ANSWER_FLOOR_HOOK = 'onSend nothing (the floor once answered)'
 
 /** Nanoseconds spent in one hook, and how many times it ran. */
 export interface HookTime {
@@ -55,8 +61,11 @@ export function timeHooks (server: FastifyInstance): void {
       return addHook.call(this, kind, lifecycle ? timedOnce(kind, hook) : hook)
     }
   })
+  const nothing = function nothing (_request: unknown, _reply: unknown, done: () => void) { done() }
+  const nothingOnceAnswered = function nothingOnceAnswered (_request: unknown, _reply: unknown, payload: unknown, done: (error: null, payload: unknown) => void) { done(null, payload) }
   // A route's own hooks, as the app's onRoute hooks (added after this one) leave them when Fastify reads them.
   addHook('onRoute', (route: RouteOptions) => {
+    route.onSend = [...[route.onSend ?? []].flat(), nothingOnceAnswered]
     for (const kind of ROUTE_HOOKS) {
       let value: unknown = route[kind]
       Object.defineProperty(route, kind, {
@@ -67,10 +76,9 @@ export function timeHooks (server: FastifyInstance): void {
       })
     }
   })
-  const nothing = function nothing (_request: unknown, _reply: unknown, done: () => void) { done() }
   server.addHook('onRequest', nothing)
   server.get(HOOK_TIMES_URL, { config: { rateLimit: false } }, async () => Object.fromEntries([...totals].filter(([, total]) => total.calls > 0).map(([hook, total]) => [
-    hook === nothing ? FLOOR_HOOK : nameOf(hook, total.kind, total.routes),
+    hook === nothing ? FLOOR_HOOK : hook === nothingOnceAnswered ? ANSWER_FLOOR_HOOK : nameOf(hook, total.kind, total.routes),
     { ns: Number(total.ns), calls: total.calls }
   ])))
 }
