@@ -18,7 +18,7 @@ import '../plugins/tracing.js'
 // The gateway, as a Fastify plugin, and the process settings `npm start` uses.
 export { default as gateway, type GatewayOptions } from './gateway.js'
 export { loggerOptions, serverOptions } from './server.js'
-export { boundHeapGrowth, turnOffPretenuring } from './heap.js'
+export { boundHeapGrowth, configureHeap, turnOffPretenuring } from './heap.js'
 export { loadConfig, ConfigError, type ApiKey, type Config } from './config.js'
 export type { IdentitySettings, TrustedIssuer } from './identity/tokens.js'
 

@@ -19,7 +19,7 @@ import { writeRawProblem } from './http/raw-answer.js'
 import { REQUEST_ID_HEADER, requestIdOf } from './http/request-id.js'
 import { apiSecurityHeaders } from '../plugins/security-headers.js'
 import { ConfigError, loadConfig, MEBIBYTE, type Config } from './config.js'
-import { boundHeapGrowth, turnOffPretenuring } from './heap.js'
+import { configureHeap } from './heap.js'
 import { problem } from './core/errors.js'
 import { problemOf } from './core/problem.js'
 import { processMetrics } from './observe/metrics.js'
@@ -194,8 +194,7 @@ export async function serve (argument: string | undefined, fileless: () => Promi
   const config = configOrStop(process.env)
   // Before anything is loaded: the process stays near its live size however long a list is, and
   // a page's rows die young.
-  boundHeapGrowth(config.heapGrowingPercent)
-  turnOffPretenuring()
+  configureHeap(config.heapGrowingPercent)
   // A file named on the command line (`audience-gateway serve gateway.json`) wins over GATEWAY_CONFIG.
   const path = argument ?? config.declarationFile
   const file = path === undefined ? undefined : await readOrStop(path)

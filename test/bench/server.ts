@@ -2,7 +2,7 @@
 // and BENCH_KEY configure it. It listens on loopback and tells the parent its port over IPC.
 import type { FastifyInstance } from 'fastify'
 import { MEBIBYTE } from '../../src/config.js'
-import { boundHeapGrowth, HEAP_GROWING_DEFAULT_PERCENT, turnOffPretenuring } from '../../src/heap.js'
+import { configureHeap, HEAP_GROWING_DEFAULT_PERCENT } from '../../src/heap.js'
 import { gatewayServer } from './servers/gateway.js'
 import { gatewayCoreServer } from './servers/gateway-core.js'
 import { handExpressServer } from './servers/hand-express.js'
@@ -24,10 +24,7 @@ async function main (): Promise<void> {
   const cache = process.env.RESPONSE_CACHE_MB
   const options: ServerOptions = { databasePath: required('BENCH_DATABASE'), key: required('BENCH_KEY'), timeZone: process.env.BENCH_TIME_ZONE ?? 'UTC', ...(cache === undefined ? {} : { responseCacheBytes: Number(cache) * MEBIBYTE }) }
   // The gateway as it ships: its process sets V8 as src/server.ts does.
-  if (kind === 'gateway' || kind === 'gateway-core') {
-    boundHeapGrowth(Number(process.env.HEAP_GROWING_PERCENT ?? HEAP_GROWING_DEFAULT_PERCENT))
-    turnOffPretenuring()
-  }
+  if (kind === 'gateway' || kind === 'gateway-core') configureHeap(Number(process.env.HEAP_GROWING_PERCENT ?? HEAP_GROWING_DEFAULT_PERCENT))
   const running = await start(kind, options)
   process.once('SIGTERM', () => { running.close().finally(() => process.exit(0)) })
   process.send!({ port: running.port })

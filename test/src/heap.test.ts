@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import t from 'tap'
-import { boundHeapGrowth, HEAP_GROWING_DEFAULT_PERCENT, turnOffPretenuring } from '../../src/heap.js'
+import { boundHeapGrowth, configureHeap, HEAP_GROWING_DEFAULT_PERCENT, turnOffPretenuring } from '../../src/heap.js'
 import { codePath, codeUrl, NODE_ARGS } from '../helpers/paths.js'
 import { aliveShare, type Young } from '../helpers/young.js'
 
@@ -17,6 +17,12 @@ t.test('pretenuring is turned off for the process', async (t) => {
   const flags: string[] = []
   turnOffPretenuring((flag) => { flags.push(flag) })
   t.strictSame(flags, ['--no-allocation-site-pretenuring'])
+})
+
+t.test('a serving process gets both: its growth bounded, and no pretenuring', async (t) => {
+  const flags: string[] = []
+  configureHeap(HEAP_GROWING_DEFAULT_PERCENT, (flag) => { flags.push(flag) })
+  t.strictSame(flags, ['--heap-growing-percent=100', '--no-allocation-site-pretenuring'])
 })
 
 t.test('the flags are ones this V8 knows: set in a process of its own, they are accepted without a word', async (t) => {
