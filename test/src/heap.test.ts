@@ -27,7 +27,7 @@ t.test('a serving process gets both: its growth bounded, and no pretenuring', as
 
 t.test('the flags are ones this V8 knows: set in a process of its own, they are accepted without a word', async (t) => {
   // V8 writes `Error: unrecognized flag` for a flag it does not know, and goes on.
-  const script = `import(${JSON.stringify(codeUrl('src/heap'))}).then(({ boundHeapGrowth, turnOffPretenuring }) => { boundHeapGrowth(50); turnOffPretenuring(); console.log('set') })`
+  const script = `import(${JSON.stringify(codeUrl('src/heap'))}).then(({ configureHeap }) => { configureHeap(50); console.log('set') })`
   const { stdout, stderr, status } = spawnSync(process.execPath, [...NODE_ARGS, '--input-type=module', '-e', script], { encoding: 'utf8' })
   t.equal(status, 0)
   t.equal(stdout, 'set\n')
